@@ -1,0 +1,3 @@
+from oche.cli import main
+
+raise SystemExit(main())

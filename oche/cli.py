@@ -1,0 +1,48 @@
+"""The ``oche`` command line. Each sub-command lives in its own module under oche/commands."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from oche import __version__
+from oche.errors import UserError
+from rules.base import RulesError
+
+#: Modules under oche.commands; each has ``add_parser(subparsers)`` that sets ``func``.
+COMMAND_MODULES = [
+    "rules_cmd",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="oche",
+        description="Oche: a camera referee for dartboard games.",
+    )
+    parser.add_argument("--version", action="version", version=f"oche {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"oche.commands.{name}").add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        print(f"oche: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except RulesError as exc:
+        print(f"oche: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("oche: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,1 @@
+"""One module per ``oche`` sub-command group."""
