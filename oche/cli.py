@@ -13,6 +13,7 @@ from rules.base import RulesError
 
 #: Modules under oche.commands; each has ``add_parser(subparsers)`` that sets ``func``.
 COMMAND_MODULES = [
+    "boards_cmd",
     "rules_cmd",
 ]
 

@@ -113,7 +113,7 @@ def build() -> Board:
         )
         if symbol == "crossed_darts":
             red_id = f"{zone_id}-red"
-            red_center = (center[0], center[1] + HEX_RADIUS_MM * 0.42)
+            red_center = (center[0], center[1] - 6.0)  # under the crossed darts icon
             zones[red_id] = Zone(
                 id=red_id,
                 name=f"{zones[zone_id].name}: red area",
