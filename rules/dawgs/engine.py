@@ -1,0 +1,423 @@
+"""``DawgsOfWar``: the rules engine (state API, actions, prompts, views, invariants).
+
+Actions (every one names the acting ``player``; for ``roll`` it may be left out):
+
+- ``{"type": "choose_side", "player": i, "side": "left"|"right"}`` -- team games, setup
+- ``{"type": "roll", "player": i, "value": 1..6}`` -- any die the prompt asks for
+- ``{"type": "draw_special", "player": i, "index": k}`` (or ``"card": id`` for a real card)
+- ``{"type": "choose_cards", "player": i, "cards": ["2", "clockwise"]}`` -- secret choice;
+  the special card is named ``"special"`` so that no prompt tells which one a player holds
+- ``{"type": "fire", "player": i, "target": j}`` / ``{"type": "hold_fire", "player": i}``
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+from rules.base import Action, ActionFormatError, Game, Outcome, Prompt, RulesError, State, require
+from rules.dawgs import combat, data, flow, hexgrid, movement, setup
+from rules.dawgs.config import Config, build_config
+from rules.dawgs.planes import IN_GAME, STATUSES, body_of, front_of, targets_in_cone
+
+ROLL_TASKS = {
+    "side_roll": "roll for your starting side (even: right, odd: left)",
+    "altitude_roll": "roll for your starting altitude",
+    "respawn_roll": "roll for your altitude re-entering the map",
+    "fire_roll": "roll to hit",
+    "breakup_roll": "roll for breakup",
+}
+ACTION_TYPES = ("choose_side", "roll", "draw_special", "choose_cards", "fire", "hold_fire")
+
+
+def _copy(state: State) -> State:
+    # A JSON round trip is a deep copy several times faster than copy.deepcopy here.
+    return json.loads(json.dumps(state))
+
+
+class DawgsOfWar(Game):
+    name: ClassVar[str] = "dawgs"
+    title: ClassVar[str] = "Dawgs of War"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    default_options: ClassVar[Mapping[str, Any]] = data.DEFAULT_OPTIONS
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self.config: Config = build_config(self.options)
+
+    # --- setup ---------------------------------------------------------------------
+    def new_state(self, players: Sequence[str]) -> State:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise RulesError("players", f"{self.title} needs 2 to 8 players, got {len(players)}")
+        state = setup.new_game_state(list(players), self.config)
+        flow.advance(state, self.config)
+        return state
+
+    @classmethod
+    def random_setup(cls, rng: random.Random) -> tuple[Game, list[str]]:
+        count = rng.randint(cls.min_players, cls.max_players)
+        options: dict[str, Any] = {name: rng.random() < 0.3 for name in data.OPTIONAL_RULES}
+        if count >= 3 and rng.random() < 0.5:
+            team_count = rng.randint(2, min(4, count))
+            labels = [seat % team_count for seat in range(count)]
+            rng.shuffle(labels)
+            options["teams"] = labels
+        if rng.random() < 0.2:
+            options["special_cards"] = {}
+        if rng.random() < 0.2:
+            options["map_columns"] = rng.randint(8, 30)
+            options["map_rows"] = rng.randint(8, 20)
+        return cls(options), [f"P{i + 1}" for i in range(count)]
+
+    # --- what the game waits for -----------------------------------------------------
+    def prompt(self, state: State) -> Prompt:
+        names = state["players"]
+        if state["phase"] == "over":
+            return Prompt(None, "game_over", "The game is over.", data=dict(state["outcome"]))
+        if state["queue"]:
+            task = state["queue"][0]
+            player = task["player"]
+            options = tuple(self._task_actions(state, task))
+            kind = task["task"]
+            if kind in ROLL_TASKS:
+                text = f"{names[player]}: {ROLL_TASKS[kind]}."
+                info = self._roll_data(state, task)
+                return Prompt(player, "roll", text, options, ("roll",), info)
+            if kind == "choose_side":
+                text = f"{names[player]}: choose the side your team starts on."
+                return Prompt(player, kind, text, options, ("choose_side",))
+            if kind == "draw_special":
+                text = f"{names[player]}: draw a special ability card."
+                data_ = {"deck_size": len(state["deck"])}
+                return Prompt(player, kind, text, options, ("draw_special",), data_)
+            text = f"{names[player]}: fire at one enemy plane in your cone, or hold fire."
+            return Prompt(player, "choose_target", text, options, ("fire", "hold_fire"))
+        waiting = flow.undecided(state)
+        player = waiting[0]
+        text = "Choose two control cards in secret: a number card and one other."
+        return Prompt(
+            player,
+            "choose_cards",
+            text,
+            tuple(self.card_choices(state, player)),
+            ("choose_cards",),
+            {"waiting_for": waiting, "round": state["round"]},
+        )
+
+    def _roll_data(self, state: State, task: dict[str, Any]) -> dict[str, Any]:
+        info: dict[str, Any] = {"purpose": task["task"]}
+        planes = state["planes"]
+        if task["task"] == "fire_roll":
+            shooter, target = task["player"], task["target"]
+            info.update(
+                target=target,
+                needed=self.config.vuln(planes[target]["speed"]),
+                bonus=combat.fire_bonus(state, shooter, target, self.config),
+            )
+        elif task["task"] == "breakup_roll":
+            bonus, needed = combat.breakup_target(planes[task["player"]], self.config)
+            info.update(bonus=bonus, needed=needed)
+        return info
+
+    def card_choices(self, state: State, player: int) -> Iterator[Action]:
+        """Every card pair ``player`` may choose now (the buttons of a private hand)."""
+        if state["phase"] != "place" or player not in flow.undecided(state):
+            return
+        seconds = list(data.SECOND_CARDS)
+        if state["planes"][player]["special"] is None:
+            seconds.remove(data.SPECIAL)
+        for number in data.NUMBER_CARDS:
+            for second in seconds:
+                yield {"type": "choose_cards", "player": player, "cards": [number, second]}
+
+    def hand(self, state: State, player: int) -> list[str]:
+        """The control cards in ``player``'s hand, special by its real id (private)."""
+        plane = state["planes"][player]
+        if plane["status"] == "eliminated":
+            return []
+        cards = [*data.NUMBER_CARDS, data.CLOCKWISE, data.COUNTER_CLOCKWISE, data.NO_CHANGE]
+        return cards + ([plane["special"]] if plane["special"] else [])
+
+    def _task_actions(self, state: State, task: dict[str, Any]) -> Iterator[Action]:
+        player, kind = task["player"], task["task"]
+        if kind in ROLL_TASKS:
+            for value in range(1, 7):
+                yield {"type": "roll", "player": player, "value": value}
+        elif kind == "choose_side":
+            for side in setup.SIDES:
+                if setup.side_fits(state, task["team"], side):
+                    yield {"type": "choose_side", "player": player, "side": side}
+        elif kind == "draw_special":
+            for index in range(len(state["deck"])):
+                yield {"type": "draw_special", "player": player, "index": index}
+        elif kind == "choose_target":
+            for target in targets_in_cone(state, player, self.config):
+                yield {"type": "fire", "player": player, "target": target}
+            yield {"type": "hold_fire", "player": player}
+
+    def legal_actions(self, state: State) -> Iterator[Action]:
+        if state["phase"] == "over":
+            return
+        if state["queue"]:
+            yield from self._task_actions(state, state["queue"][0])
+            return
+        for player in flow.undecided(state):
+            yield from self.card_choices(state, player)
+
+    def random_action(self, state: State, rng: random.Random) -> Action:
+        if state["phase"] == "place" and not state["queue"]:
+            player = rng.choice(flow.undecided(state))
+            return rng.choice(list(self.card_choices(state, player)))
+        return super().random_action(state, rng)
+
+    def outcome(self, state: State) -> Outcome | None:
+        result = state.get("outcome")
+        return Outcome.from_json(result) if result else None
+
+    # --- applying actions ------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> State:
+        if not isinstance(action, Mapping):
+            raise ActionFormatError("type", "an action is a JSON object with a string type")
+        kind = require(action, "type", str)
+        if kind not in ACTION_TYPES:
+            raise ActionFormatError("type", f"unknown action {kind!r}; one of {ACTION_TYPES}")
+        if state["phase"] == "over":
+            raise RulesError("game-over", "the game is over; no more actions")
+        new = _copy(state)
+        if kind == "choose_cards":
+            self._choose_cards(new, action)
+        else:
+            self._answer_task(new, action, kind)
+        flow.advance(new, self.config)
+        return new
+
+    def _player(self, state: State, action: Mapping[str, Any], optional: bool = False) -> int:
+        if optional and "player" not in action:
+            return state["queue"][0]["player"]
+        player = require(action, "player", int)
+        if not 0 <= player < len(state["players"]):
+            raise ActionFormatError("player", f"player must be 0 to {len(state['players']) - 1}")
+        return player
+
+    def _choose_cards(self, state: State, action: Mapping[str, Any]) -> None:
+        player = self._player(state, action)
+        if state["phase"] != "place" or state["queue"]:
+            raise RulesError("phase", "cards are chosen only in the Place Cards phase")
+        plane = state["planes"][player]
+        if plane["status"] != "flying":
+            raise RulesError("place-cards", "only a pilot whose plane is on the map chooses cards")
+        if plane["chosen"] is not None:
+            raise RulesError("place-cards", "you have already chosen your cards this round")
+        cards = require(action, "cards", list)
+        if len(cards) != 2 or not all(isinstance(c, str | int) for c in cards):
+            raise ActionFormatError("cards", "cards is a list of exactly two card names")
+        names = [str(c) for c in cards]
+        numbers = [c for c in names if c in data.NUMBER_CARDS]
+        others = [c for c in names if c not in data.NUMBER_CARDS]
+        if len(numbers) != 1 or len(others) != 1:
+            raise RulesError("place-cards", "play exactly one number card (1, 2 or 3)")
+        second = others[0]
+        if second == plane["special"] and second is not None:
+            second = data.SPECIAL
+        if second == data.SPECIAL and plane["special"] is None:
+            raise RulesError("place-cards", "you hold no special ability card")
+        if second not in data.SECOND_CARDS:
+            allowed = ", ".join(data.SECOND_CARDS)
+            raise RulesError("place-cards", f"the second card must be one of {allowed}")
+        plane["chosen"] = [numbers[0], second]
+
+    def _answer_task(self, state: State, action: Mapping[str, Any], kind: str) -> None:
+        if not state["queue"]:
+            raise RulesError("phase", f"the game waits for card choices, not {kind}")
+        task = state["queue"][0]
+        player = self._player(state, action, optional=kind == "roll")
+        if player != task["player"]:
+            who = state["players"][task["player"]]
+            raise RulesError("turn", f"it is {who}'s turn to act ({task['task']})")
+        expected = {
+            "choose_side": ("choose_side",),
+            "draw_special": ("draw_special",),
+            "choose_target": ("fire", "hold_fire"),
+        }.get(task["task"], ("roll",))
+        if kind not in expected:
+            raise RulesError("phase", f"the game waits for {task['task']}, not {kind}")
+        if kind == "roll":
+            self._roll(state, task, action)
+        elif kind == "choose_side":
+            side = require(action, "side", str)
+            if side not in setup.SIDES:
+                raise ActionFormatError("side", 'side must be "left" or "right"')
+            if not setup.side_fits(state, task["team"], side):
+                raise RulesError("setup-side", f"the {side} side has no room for your team")
+            setup.choose_side(state, task["team"], side)
+            state["queue"].pop(0)
+        elif kind == "draw_special":
+            setup.draw(state, player, self._draw_index(state, action))
+            state["queue"].pop(0)
+        elif kind == "fire":
+            target = require(action, "target", int)
+            if target not in targets_in_cone(state, player, self.config):
+                raise RulesError("fire-target", "that plane is not an enemy in your cone of fire")
+            state["queue"][0] = {"task": "fire_roll", "player": player, "target": target}
+        else:
+            state["events"].append(f"{state['players'][player]} holds fire")
+            state["queue"].pop(0)
+
+    def _draw_index(self, state: State, action: Mapping[str, Any]) -> int:
+        deck = state["deck"]
+        if "card" in action:
+            card = require(action, "card", str)
+            if card not in deck:
+                raise RulesError("draw", f"no {card!r} card is left in the special deck")
+            return deck.index(card)
+        index = require(action, "index", int)
+        if not 0 <= index < len(deck):
+            raise ActionFormatError("index", f"index must be 0 to {len(deck) - 1}")
+        return index
+
+    def _roll(self, state: State, task: dict[str, Any], action: Mapping[str, Any]) -> None:
+        value = require(action, "value", int)
+        if not 1 <= value <= 6:
+            raise ActionFormatError("value", "a die roll is 1 to 6")
+        player, kind, config = task["player"], task["task"], self.config
+        if kind == "side_roll":
+            setup.side_from_roll(state, player, value)
+        elif kind == "altitude_roll":
+            if not setup.place_from_roll(state, player, value, config):
+                return  # the spot is taken: the same task asks for a reroll
+        elif kind == "respawn_roll":
+            movement.respawn(state, player, value, config)
+        elif kind == "fire_roll":
+            combat.resolve_fire(state, player, task["target"], value, config)
+        elif kind == "breakup_roll":
+            combat.resolve_breakup(state, player, value, config)
+            if state["planes"][player]["status"] == "eliminated":
+                return  # eliminate() already dropped this player's tasks
+        state["queue"].pop(0)
+
+    # --- views, logs and checks -------------------------------------------------------
+    def view(self, state: State, viewer: int | None) -> State:
+        """What ``viewer`` may see (``None``: spectator); adds geometry for drawing.
+
+        Hidden: other players' chosen but unrevealed cards, the special card in their hand
+        and the order of the special deck.
+        """
+        seen = _copy(state)
+        for index, plane in enumerate(seen["planes"]):
+            plane["has_chosen"] = plane["chosen"] is not None
+            if index != viewer:
+                plane["chosen"] = None
+                if plane["special"] is not None:
+                    plane["special"] = "hidden"
+        seen["deck"] = ["hidden"] * len(state["deck"])
+        seen["display"] = self._display(state, viewer)
+        return seen
+
+    def _display(self, state: State, viewer: int | None) -> dict[str, Any]:
+        columns, rows = self.config.columns, self.config.rows
+        planes = []
+        for plane in state["planes"]:
+            if plane["status"] != "flying":
+                planes.append(None)
+                continue
+            front, heading = front_of(plane), plane["heading"]
+            cone = [
+                list(h)
+                for h in hexgrid.cone(front, heading, self.config.fire_range)
+                if 0 <= h[1] < rows and 0 <= hexgrid.column_of(h) < columns
+            ]
+            planes.append(
+                {
+                    "body": [list(h) for h in body_of(plane)],
+                    "cone": cone,
+                    "vuln": self.config.vuln(plane["speed"]),
+                    "altitude": hexgrid.altitude_of(front),
+                }
+            )
+        shown: dict[str, Any] = {"planes": planes, "vuln_track": list(self.config.vuln_track)}
+        if viewer is not None and 0 <= viewer < len(state["players"]):
+            shown["hand"] = self.hand(state, viewer)
+            shown["card_choices"] = list(self.card_choices(state, viewer))
+        return shown
+
+    def describe_action(self, state: State, action: Action) -> str:
+        names = state["players"]
+        kind = action.get("type")
+        player = action.get("player")
+        if player is None and state["queue"]:
+            player = state["queue"][0]["player"]
+        who = names[player] if isinstance(player, int) and 0 <= player < len(names) else "?"
+        if kind == "choose_cards":
+            return f"{who} chooses two cards"
+        if kind == "roll":
+            return f"{who} rolls {action.get('value')}"
+        if kind == "draw_special":
+            return f"{who} draws a special ability card"
+        if kind == "choose_side":
+            return f"{who}'s team starts on the {action.get('side')}"
+        if kind == "fire":
+            target = action.get("target")
+            shown = names[target] if isinstance(target, int) and 0 <= target < len(names) else "?"
+            return f"{who} fires at {shown}"
+        if kind == "hold_fire":
+            return f"{who} holds fire"
+        return super().describe_action(state, action)
+
+    def check_invariants(self, state: State) -> list[str]:
+        return _invariants(state, self.config)
+
+
+def _invariants(state: State, config: Config) -> list[str]:
+    problems: list[str] = []
+    phase = state["phase"]
+    if phase not in ("setup", "place", "move", "fire", "breakup", "over"):
+        problems.append(f"unknown phase {phase!r}")
+    if (state["outcome"] is None) == (phase == "over"):
+        problems.append("outcome must be set exactly when the phase is over")
+    if state["turn_number"] != state["round"]:
+        problems.append("turn_number must equal the round")
+    held: list[str] = []
+    for index, plane in enumerate(state["planes"]):
+        tag = f"plane {index}"
+        if plane["status"] not in STATUSES:
+            problems.append(f"{tag} has unknown status {plane['status']!r}")
+        on_map = plane["status"] == "flying"
+        if on_map != (plane["front"] is not None):
+            problems.append(f"{tag}: only a plane on the map has a front hex")
+        if on_map:
+            front = front_of(plane)
+            if not hexgrid.is_hex(front):
+                problems.append(f"{tag} front {front} is not a hex")
+            column = hexgrid.column_of(front)
+            if not 0 <= column < config.columns or not 0 <= front[1] < config.rows:
+                problems.append(f"{tag} nose {front} is off the map")
+            if any(hexgrid.altitude_of(h) <= 0 for h in body_of(plane)):
+                problems.append(f"{tag} is in the ground but not eliminated")
+        if not 0 <= plane["heading"] < hexgrid.HEADINGS:
+            problems.append(f"{tag} heading {plane['heading']} out of range")
+        if not 0 <= plane["speed"] <= config.max_speed:
+            problems.append(f"{tag} speed {plane['speed']} off the track")
+        if plane["damage"] is not None and not 0 <= plane["damage"] <= config.max_speed:
+            problems.append(f"{tag} damage token {plane['damage']} off the track")
+        if plane["chosen"] is not None and (phase != "place" or not on_map):
+            problems.append(f"{tag} holds hidden cards outside the Place Cards phase")
+        if plane["status"] == "eliminated" and (plane["special"] or plane["in_play"]):
+            problems.append(f"{tag} is out of the game but still holds a special card")
+        if plane["cf_on"] is not None and state["planes"][plane["cf_on"]]["status"] not in IN_GAME:
+            problems.append(f"{tag} has a continuous fire token on an eliminated plane")
+        held += [card for card in (plane["special"], plane["in_play"]) if card]
+    counted = sorted(held + state["deck"] + state["discard"])
+    if counted != config.special_deck():
+        problems.append("special cards were lost or duplicated")
+    for task in state["queue"]:
+        if state["planes"][task["player"]]["status"] == "eliminated":
+            problems.append(f"task {task['task']} waits on an eliminated plane")
+    if phase == "over" and not state["outcome"]["draw"]:
+        teams = {state["teams"][i] for i in state["outcome"]["winners"]}
+        alive = {state["teams"][i] for i, p in enumerate(state["planes"]) if p["status"] in IN_GAME}
+        if len(teams) != 1 or alive != teams:
+            problems.append("the winners are not the one team left in the sky")
+    return problems
