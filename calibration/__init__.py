@@ -1,0 +1,1 @@
+"""Image <-> board homography: from markers, tapped points or artwork; lens; drift check."""

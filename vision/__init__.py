@@ -1,0 +1,1 @@
+"""Camera sources, the motion gate, the dart detector and the scene simulator."""
