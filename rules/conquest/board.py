@@ -43,6 +43,16 @@ def square_name(square: Square | list[int]) -> str:
     return f"{'abcdefghi'[column]}{row + 1}"
 
 
+def parse_square(name: str) -> Square:
+    """``"e4"`` -> ``(4, 3)``; raises ValueError naming the expected form."""
+    text = name.strip().lower()
+    if len(text) >= 2 and text[0] in "abcdefghi" and text[1:].isdigit():
+        column, row = "abcdefghi".index(text[0]), int(text[1:]) - 1
+        if on_board(column, row):
+            return (column, row)
+    raise ValueError(f"square {name!r} is not on the board (columns a-i, rows 1-8, like e4)")
+
+
 def start_front(player: int) -> int:
     """The south face of ``player``'s dice at the start.
 

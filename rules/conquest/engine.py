@@ -42,6 +42,7 @@ from rules.conquest.board import (
     home_row,
     key_square,
     on_board,
+    parse_square,
     square_name,
     start_columns,
     start_front,
@@ -267,9 +268,10 @@ class Conquest(Game):
         return self._move_action(state["to_move"], rng.choice(moves))
 
     def destinations(
-        self, state: State, square: Sequence[int], any_owner: bool = False
+        self, state: State, square: Sequence[int] | str, any_owner: bool = False
     ) -> list[dict[str, Any]]:
-        """Where the die on ``square`` may go, one entry per legal path.
+        """Where the die on ``square`` ([column, row] or a name like "e4") may go, one entry
+        per legal path.
 
         Each entry: ``to`` (square), ``path`` (squares, start first), ``top`` and ``front``
         (the faces it will show there; ``None`` for a key), ``captures`` (the id of the enemy
@@ -277,7 +279,13 @@ class Conquest(Game):
         send). Empty for an empty square, and, unless ``any_owner`` (to preview threats),
         for a die whose owner is not the player to move or when the game is not in play.
         """
-        where = _square(square, "square")
+        if isinstance(square, str):
+            try:
+                where = parse_square(square)
+            except ValueError as exc:
+                raise ActionFormatError("square", str(exc)) from None
+        else:
+            where = _square(square, "square")
         index = self._die_at(state, where)
         if index is None or state["phase"] != "play":
             return []

@@ -186,3 +186,19 @@ def test_backward_tumbles_can_be_switched_off(position, mv) -> None:
     assert names(game.destinations(state, [4, 5])) == {"e4", "g6", "c6", "f5", "d5"}
     # With the default, backward is allowed.
     assert GAME.is_legal(state | {"to_move": 0}, mv(0, "e4 e3 e2"))
+
+
+def test_destinations_take_a_square_name_too(position) -> None:
+    state = position(GAME, [*KEYS, (0, "e4", 2, 1)])
+    assert GAME.destinations(state, "e4") == GAME.destinations(state, [4, 3])
+    with pytest.raises(RulesError, match="columns a-i"):
+        GAME.destinations(state, "z9")
+    with pytest.raises(RulesError, match=r"\[column, row\]"):
+        GAME.destinations(state, [4])
+
+
+def test_paths_are_columns_and_rows_only(position, mv) -> None:
+    # One spelling per move keeps the text round trip canonical.
+    state = position(GAME, [*KEYS, (0, "e4", 2, 1)])
+    assert not GAME.is_legal(state, {"type": "move", "player": 0, "path": ["e4", "e5", "e6"]})
+    assert GAME.is_legal(state, mv(0, "e4 e5 e6"))
