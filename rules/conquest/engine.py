@@ -43,12 +43,13 @@ from rules.conquest.board import (
     key_square,
     on_board,
     parse_square,
-    square_name,
     start_columns,
     start_front,
 )
-from rules.conquest.dice import HANDEDNESS, STEPS, is_orientation, tumble_along
+from rules.conquest.dice import HANDEDNESS, STEPS, faces, tumble_along
+from rules.conquest.invariants import state_problems
 from rules.conquest.paths import Path, check_path, legal_paths
+from rules.conquest.text import move_text, result_text
 
 ALL_DIRECTIONS = frozenset(STEPS)
 NO_MOVE_CHOICES = ("pass", "lose")
@@ -391,6 +392,11 @@ class Conquest(Game):
         new["players"] = list(state["players"])
         new["dice"] = [dict(d, at=list(d["at"])) for d in state["dice"]]
         new["captured"] = [dict(d, at=list(d["at"])) for d in state["captured"]]
+        if state["last_move"] is not None:
+            last = state["last_move"]
+            new["last_move"] = dict(last, path=[list(s) for s in last["path"]])
+        if state["result"] is not None:
+            new["result"] = dict(state["result"], winners=list(state["result"]["winners"]))
         return new
 
     def _after_move(
@@ -460,60 +466,14 @@ class Conquest(Game):
 
     # --- checks and text -------------------------------------------------------------
     def check_invariants(self, state: State) -> list[str]:
-        problems: list[str] = []
-        seen: set[Square] = set()
-        ids: set[str] = set()
-        keys_on_board = [0, 0]
-        for die in state["dice"]:
-            where = (die["at"][0], die["at"][1])
-            name = die["id"]
-            if not on_board(*where):
-                problems.append(f"die {name} is off the board at {die['at']}")
-            if where in seen:
-                problems.append(f"two dice share {square_name(where)}")
-            seen.add(where)
-            if die["key"]:
-                keys_on_board[die["owner"]] += 1
-                if die["top"] is not None or die["front"] is not None:
-                    problems.append(f"key {name} carries faces")
-            elif not is_orientation(die["top"], die["front"]):
-                problems.append(f"die {name} has impossible faces {die['top']}/{die['front']}")
-        for die in state["dice"] + state["captured"]:
-            if die["id"] in ids:
-                problems.append(f"die id {die['id']} appears twice")
-            ids.add(die["id"])
-        if len(ids) != 18:
-            problems.append(f"{len(ids)} dice in play and captured, expected 18")
-        for victim in state["captured"]:
-            if victim["by"][0] == str(victim["owner"]):
-                problems.append(f"die {victim['id']} was captured by its own side")
-        over = state["phase"] == "over"
-        if over != (state["result"] is not None):
-            problems.append("phase and result disagree about the end of the game")
-        if not over:
-            if keys_on_board != [1, 1]:
-                problems.append(f"keys on board {keys_on_board} while the game goes on")
-            for die in state["dice"]:
-                if die["key"] and tuple(die["at"]) == key_square(1 - die["owner"]):
-                    problems.append(f"key {die['id']} stands on the enemy key square unscored")
-        limit = self.options["quiet_move_limit"]
-        if not over and limit is not None and state["quiet_moves"] >= limit:
-            problems.append("quiet move limit reached but the game goes on")
-        return problems
+        return state_problems(state, self.options["quiet_move_limit"])
 
     def _result_text(self, state: State) -> str:
-        result = state["result"]
-        reasons = {
-            "key-captured": "captured the enemy key",
-            "key-square": "reached the enemy key square",
-            "no-legal-move": "left the opponent without a legal move",
-            "quiet-move-limit": "draw: too many moves without a capture",
-            "both-blocked": "draw: neither player can move",
-        }
-        text = reasons.get(result["reason"], result["reason"])
-        if result["draw"]:
-            return text[0].upper() + text[1:] + "."
-        return f"{state['players'][result['winners'][0]]} wins: {text}."
+        return result_text(state["players"], state["result"])
+
+    def die_faces(self, die: Mapping[str, Any]) -> dict[str, int] | None:
+        """All six faces of an ordinary die of a state by side (None for a key)."""
+        return None if die["key"] else faces(die["top"], die["front"], self.handedness)
 
     def describe_action(self, state: State, action: Action) -> str:
         kind = action.get("type")
@@ -526,23 +486,9 @@ class Conquest(Game):
             return super().describe_action(state, action)
         index, path, directions = self._check_move(state, action)
         die = state["dice"][index]
-        legs: list[str] = []
-        for direction in directions:
-            if legs and legs[-1][0] == direction:
-                legs[-1] = f"{direction}{int(legs[-1][1:]) + 1}"
-            else:
-                legs.append(f"{direction}1")
-        label = "key" if die["key"] else str(die["top"])
-        text = (
-            f"{names[die['owner']]} tumbles the {label} from {square_name(path[0])} "
-            f"{' '.join(legs)} to {square_name(path[-1])}"
-        )
+        top = None
         if not die["key"]:
             top, _ = tumble_along(die["top"], die["front"], directions, self.handedness)
-            text += f" ({top} up)"
         target = self._die_at(state, path[-1])
-        if target is not None:
-            victim = state["dice"][target]
-            label = "key" if victim["key"] else str(victim["top"])
-            text += f", taking {names[victim['owner']]}'s {label}"
-        return text
+        victim = state["dice"][target] if target is not None else None
+        return move_text(names, die, path, directions, top, victim)

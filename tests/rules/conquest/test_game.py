@@ -327,3 +327,38 @@ def test_legal_actions_destinations_and_is_legal_agree(seed, plies) -> None:
 def test_selfplay_summary_is_clean() -> None:
     report = selfplay("conquest", 40, 7, Conquest.random_setup)
     assert report.violations == [] and report.finished == 40
+
+
+def test_left_handed_dice_change_what_an_east_tumble_shows(position, mv, die_at) -> None:
+    # 1 up, 2 south: a right-handed die has 4 west (3 east), a left-handed one 3 west; an
+    # east tumble brings the west face up.
+    dice = [(0, "a1", None, None), (1, "i8", None, None), (0, "c3", 1, 2)]
+    for hand, top in (("right", 4), ("left", 3)):
+        game = Conquest({"handedness": hand})
+        after = game.apply(position(game, dice), mv(0, "c3 d3"))
+        assert die_at(after, "d3")["top"] == top
+        assert game.die_faces(die_at(after, "d3"))["top"] == top
+
+
+def test_die_faces_give_all_six_sides_for_drawing() -> None:
+    state = GAME.new_state(["Ann", "Bob"])
+    first = state["dice"][0]  # player 0's 5 on a1: 4 inwards (north), 3 towards Ann (south)
+    assert GAME.die_faces(first) == {
+        "top": 5,
+        "bottom": 2,
+        "north": 4,
+        "south": 3,
+        "east": 6,  # see the hand-worked (5, 3) case in test_dice
+        "west": 1,
+    }
+    key = next(d for d in state["dice"] if d["key"])
+    assert GAME.die_faces(key) is None
+
+
+def test_the_prompt_lists_only_dice_that_can_move(position) -> None:
+    # Player 1's corner dice (BLOCKED) cannot move; a fourth die of theirs on b5 can.
+    state = position(GAME, [*BLOCKED, (1, "b5", 1, 2)], to_move=1)
+    prompt = GAME.prompt(state)
+    assert prompt.kind == "move" and prompt.player == 1
+    assert [square_name(s) for s in prompt.data["movable"]] == ["b5"]
+    assert prompt.accepts == ("move",) and prompt.data["key_squares"] == [[4, 0], [4, 7]]
