@@ -3,6 +3,7 @@ cannot move, the quiet-move draw, options, errors, text round trips and random g
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -14,7 +15,7 @@ from rules import action_from_text, action_to_text, get_game
 from rules.base import ActionFormatError, RulesError
 from rules.conquest import Conquest
 from rules.conquest.board import key_square, square_name
-from rules.conquest.dice import faces
+from rules.conquest.dice import faces, tumble_along
 from rules.selfplay import check_state, play_one, selfplay
 
 GAME = Conquest({"first_player": 0})
@@ -362,3 +363,58 @@ def test_the_prompt_lists_only_dice_that_can_move(position) -> None:
     assert prompt.kind == "move" and prompt.player == 1
     assert [square_name(s) for s in prompt.data["movable"]] == ["b5"]
     assert prompt.accepts == ("move",) and prompt.data["key_squares"] == [[4, 0], [4, 7]]
+
+
+def _random_position(seed: int, plies: int):
+    rng = random.Random(seed)
+    game, players = Conquest.random_setup(rng)
+    state = game.new_state(players)
+    for _ in range(plies):
+        if game.outcome(state) is not None:
+            break
+        state = game.apply(state, game.random_action(state, rng))
+    return game, state, rng
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 80))
+def test_every_generated_move_obeys_the_movement_rules(seed, plies) -> None:
+    # The rules restated independently of the engine's path search.
+    game, state, _ = _random_position(seed, plies)
+    if state["phase"] != "play":
+        return
+    occupied = {tuple(d["at"]): d for d in state["dice"]}
+    for action in game.legal_actions(state):
+        if action["type"] != "move":
+            continue
+        path = [tuple(s) for s in action["path"]]
+        die = occupied[path[0]]
+        assert die["owner"] == state["to_move"]
+        assert len(path) - 1 == (1 if die["key"] else die["top"])
+        steps = [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(path)]
+        assert all(abs(dx) + abs(dy) == 1 for dx, dy in steps)  # orthogonal, one square
+        assert sum(1 for a, b in itertools.pairwise(steps) if a != b) <= 1
+        assert len(set(path)) == len(path)
+        assert all(0 <= c < 9 and 0 <= r < 8 for c, r in path)
+        assert not any(s in occupied for s in path[1:-1])  # nothing jumped
+        last = occupied.get(path[-1])
+        assert last is None or last["owner"] != die["owner"]
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 80))
+def test_tumbling_a_move_back_restores_the_faces(seed, plies) -> None:
+    game, state, rng = _random_position(seed, plies)
+    if state["phase"] != "play" or not game.has_legal_move(state):
+        return
+    action = game.random_action(state, rng)
+    before = next(d for d in state["dice"] if d["at"] == action["path"][0])
+    after_state = game.apply(state, action)
+    after = next(d for d in after_state["dice"] if d["at"] == action["path"][-1])
+    back = {(0, 1): "S", (0, -1): "N", (1, 0): "W", (-1, 0): "E"}
+    reverse = [back[(b[0] - a[0], b[1] - a[1])] for a, b in itertools.pairwise(action["path"])][
+        ::-1
+    ]
+    if before["key"]:
+        assert after["top"] is None
+    else:
+        restored = tumble_along(after["top"], after["front"], reverse, game.handedness)
+        assert restored == (before["top"], before["front"])
