@@ -198,7 +198,7 @@ def _read_zones(r: _Reader, items: list, width: float, height: float) -> dict[st
 def _check_overlaps(r: _Reader, zones: Mapping[str, Zone]) -> None:
     top = [z for z in zones.values() if z.parent is None]
     tree = shapely.STRtree([z.geometry for z in top])
-    left, right = tree.query([z.geometry for z in top], predicate="overlaps")
+    left, right = tree.query([z.geometry for z in top], predicate="intersects")
     for i, j in zip(left.tolist(), right.tolist(), strict=True):
         if i < j:
             area = top[i].geometry.intersection(top[j].geometry).area
@@ -224,14 +224,14 @@ def _read_geometry(r: _Reader, spec: dict, path: str) -> Polygon | MultiPolygon:
         raise r.fail(
             f"{path}.coordinates", f"not valid GeoJSON coordinates ({exc})", "use [[[x, y], ...]]"
         ) from None
-    if geometry.is_empty or geometry.area <= 0:
-        raise r.fail(path, "the polygon has no area", "give at least three distinct corners")
     if not geometry.is_valid:
         raise r.fail(
             path,
             f"the polygon is invalid ({explain_validity(geometry)})",
             "remove self-intersections (e.g. Inkscape: Path > Union)",
         )
+    if geometry.is_empty or geometry.area <= 0:
+        raise r.fail(path, "the polygon has no area", "give at least three distinct corners")
     return geometry
 
 
@@ -303,7 +303,7 @@ def board_to_json(board: Board) -> dict[str, Any]:
     """The board as a version-1 board file (rounded to 1/1000 mm)."""
 
     def geo(geometry: Polygon | MultiPolygon) -> dict[str, Any]:
-        return _round(mapping(shapely.set_precision(geometry, 0.001)))
+        return _round(mapping(geometry))
 
     return {
         "format": FORMAT,
