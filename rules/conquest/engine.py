@@ -340,7 +340,8 @@ class Conquest(Game):
         index = self._die_at(state, start) if on_board(*start) else None
         if index is None or state["dice"][index]["owner"] != player:
             raise RulesError(
-                "own-die", f"the path must start on one of your dice; {list(start)} holds none"
+                "own-die",
+                f"the path must start on one of your dice; {list(start)} holds none of yours",
             )
         die = state["dice"][index]
         directions = check_path(
