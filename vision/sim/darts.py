@@ -1,0 +1,129 @@
+"""Darts, magnets and pins as 3D objects in board millimetres (z < 0 towards the room).
+
+A dart is a chain of tapered cylinders (point, barrel, shaft) and four flight wings along its
+axis; the truth of a throw is the point where the axis meets the board (``tip_mm``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+Color = tuple[int, int, int]  # BGR
+
+STEEL: tuple[Color, ...] = ((190, 190, 195), (160, 162, 168), (120, 122, 128), (60, 60, 64))
+BARREL: tuple[Color, ...] = (
+    (150, 150, 155),
+    (110, 112, 118),
+    (70, 70, 75),
+    (60, 160, 200),  # gold
+    (40, 40, 40),
+    (180, 120, 60),  # blue coated
+    (60, 60, 170),  # red coated
+)
+VIVID: tuple[Color, ...] = (
+    (40, 40, 220),
+    (200, 80, 30),
+    (40, 180, 40),
+    (30, 200, 240),
+    (200, 40, 160),
+    (240, 240, 240),
+    (30, 30, 30),
+    (0, 120, 255),
+    (150, 60, 90),
+    (200, 200, 60),
+)
+
+
+@dataclass(frozen=True)
+class DartModel:
+    point_len: float  # visible length of the point (the rest is in the board)
+    point_r: float
+    barrel_len: float
+    barrel_r: float
+    shaft_len: float
+    shaft_r: float
+    flight_len: float
+    flight_span: float  # wing width from the axis
+    flight_shape: str  # standard | slim | kite
+    point_color: Color
+    barrel_color: Color
+    ring_color: Color | None
+    shaft_color: Color
+    flight_color: Color
+    flight_roll: float  # radians
+
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> DartModel:
+        def pick(options):
+            return options[int(rng.integers(len(options)))]
+
+        return cls(
+            point_len=float(rng.uniform(12, 24)),
+            point_r=float(rng.uniform(0.9, 1.2)),
+            barrel_len=float(rng.uniform(36, 52)),
+            barrel_r=float(rng.uniform(2.8, 3.9)),
+            shaft_len=float(rng.uniform(26, 46)),
+            shaft_r=float(rng.uniform(1.5, 2.6)),
+            flight_len=float(rng.uniform(28, 38)),
+            flight_span=float(rng.uniform(11, 18)),
+            flight_shape=pick(("standard", "slim", "kite", "standard")),
+            point_color=pick(STEEL),
+            barrel_color=pick(BARREL),
+            ring_color=pick(VIVID) if rng.random() < 0.5 else None,
+            shaft_color=pick(VIVID),
+            flight_color=pick(VIVID),
+            flight_roll=float(rng.uniform(0, math.pi / 2)),
+        )
+
+
+@dataclass(frozen=True)
+class Dart:
+    """A dart stuck in the board at ``tip_mm`` with its tail along ``direction`` (unit, z<0).
+
+    ``lift_mm`` moves the whole dart off the board towards the room (a falling bounce-out).
+    """
+
+    tip_mm: tuple[float, float]
+    direction: tuple[float, float, float]
+    model: DartModel
+    lift_mm: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def axis_point(self, s: float) -> np.ndarray:
+        base = np.array([self.tip_mm[0], self.tip_mm[1], 0.0]) + np.array(self.lift_mm)
+        return base + s * np.array(self.direction)
+
+    @staticmethod
+    def random_direction(rng: np.random.Generator) -> tuple[float, float, float]:
+        """Tail direction: 4-32 degrees off the board normal, mostly with the tail up."""
+        off = math.radians(rng.uniform(4, 32))
+        if rng.random() < 0.7:
+            az = math.radians(-90 + rng.normal(0, 35))  # tail up: the dart fell into the board
+        else:
+            az = rng.uniform(0, 2 * math.pi)
+        return (
+            math.sin(off) * math.cos(az),
+            math.sin(off) * math.sin(az),
+            -math.cos(off),
+        )
+
+
+@dataclass(frozen=True)
+class Magnet:
+    center_mm: tuple[float, float]
+    radius_mm: float
+    color: Color
+    height_mm: float = 3.0
+
+
+@dataclass(frozen=True)
+class Pin:
+    base_mm: tuple[float, float]
+    head_offset: tuple[float, float, float]  # from the base to the head centre (z < 0)
+    head_r: float
+    color: Color
+
+
+SceneObject = Dart | Magnet | Pin

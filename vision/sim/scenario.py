@@ -1,0 +1,308 @@
+"""Scripted simulated sessions: what happens in front of the camera, frame by frame, and the
+ground truth (where each dart's tip entered the board, bounce-outs, takeouts).
+
+A :class:`Session` is built by a :class:`SessionBuilder`; its frames are rendered on demand,
+so a long session costs memory only for the frame being looked at.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from shapely.geometry import Point
+
+from boards.model import Board
+from calibration.model import Calibration, from_camera
+from vision.camera import Camera, look_at_board
+from vision.sim.darts import VIVID, Dart, DartModel, Magnet, Pin, SceneObject
+from vision.sim.render import FrameSpec, Hand, Light, Renderer
+
+FPS = 15.0
+LENSES: tuple[tuple[float, ...], ...] = (
+    (0.0, 0.0, 0.0, 0.0, 0.0),
+    (-0.12, 0.03, 0.0, 0.0, 0.0),
+    (-0.25, 0.08, 0.0, 0.0, 0.0),
+    (0.08, -0.02, 0.0, 0.0, 0.0),
+    (-0.18, 0.05, 0.001, -0.001, 0.0),
+)
+
+
+@dataclass(frozen=True)
+class CameraSetup:
+    tilt_deg: float
+    azimuth_deg: float
+    roll_deg: float
+    hfov_deg: float
+    dist_coeffs: tuple[float, ...]
+    image_size: tuple[int, int] = (1280, 720)
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, image_size=(1280, 720)) -> CameraSetup:
+        return cls(
+            tilt_deg=float(rng.uniform(20, 55)),
+            azimuth_deg=float(rng.uniform(0, 360)),
+            roll_deg=float(rng.normal(0, 3)),
+            hfov_deg=float(rng.uniform(55, 80)),
+            dist_coeffs=LENSES[int(rng.integers(len(LENSES)))],
+            image_size=tuple(image_size),
+        )
+
+    def camera(self, board: Board) -> Camera:
+        return look_at_board(
+            (board.width_mm, board.height_mm),
+            self.image_size,
+            self.tilt_deg,
+            self.azimuth_deg,
+            self.roll_deg,
+            self.hfov_deg,
+            self.dist_coeffs,
+        )
+
+
+@dataclass
+class Session:
+    board: Board
+    camera: Camera
+    renderer: Renderer
+    frames: list[FrameSpec]
+    truth: dict[str, Any]
+
+    @property
+    def calibration(self) -> Calibration:
+        return from_camera(self.camera, self.board.id)
+
+    def frame_name(self, index: int) -> str:
+        return f"frame_{index:05d}"
+
+    def render(self, index: int) -> np.ndarray:
+        return self.renderer.render(self.frames[index])
+
+    def __iter__(self) -> Iterator[tuple[str, float, np.ndarray]]:
+        for index, spec in enumerate(self.frames):
+            yield self.frame_name(index), spec.t, self.renderer.render(spec)
+
+
+@dataclass
+class SessionBuilder:
+    board: Board
+    rng: np.random.Generator
+    camera: Camera
+    frames: list[FrameSpec] = field(default_factory=list)
+    objects: list[SceneObject] = field(default_factory=list)
+    darts: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    models: list[DartModel] = field(default_factory=list)
+    turn: int = 0
+
+    # --- time ----------------------------------------------------------------------------
+    def _emit(self, hand: Hand | None = None, shake=(0.0, 0.0)) -> int:
+        index = len(self.frames)
+        self.frames.append(FrameSpec(tuple(self.objects), index / FPS, hand, shake))
+        return index
+
+    def idle(self, frames: int) -> None:
+        for _ in range(frames):
+            self._emit()
+
+    # --- darts ---------------------------------------------------------------------------
+    def random_tip(self, near: tuple[float, float] | None = None) -> tuple[float, float]:
+        """A tip on the playable surface and well inside the image."""
+        outline = self.board.outline
+        minx, miny, maxx, maxy = outline.bounds
+        w, h = self.camera.image_size
+        for _ in range(500):
+            if near is not None:
+                r, a = self.rng.uniform(6, 28), self.rng.uniform(0, 2 * math.pi)
+                p = (near[0] + r * math.cos(a), near[1] + r * math.sin(a))
+            else:
+                p = (self.rng.uniform(minx, maxx), self.rng.uniform(miny, maxy))
+            if not outline.contains(Point(p)):
+                continue
+            px = self.camera.project(np.array([p]))[0]
+            if 40 < px[0] < w - 40 and 40 < px[1] < h - 40:
+                return float(p[0]), float(p[1])
+        return (
+            self.random_tip()
+            if near is not None
+            else (float(minx + maxx) / 2, float(miny + maxy) / 2)
+        )
+
+    def throw(self, bounce: bool = False, near_previous: bool = False) -> None:
+        previous = [o for o in self.objects if isinstance(o, Dart)]
+        near = previous[-1].tip_mm if near_previous and previous else None
+        tip = self.random_tip(near)
+        model = self.models[int(self.rng.integers(len(self.models)))]
+        model = replace(model, flight_roll=float(self.rng.uniform(0, math.pi / 2)))
+        dart = Dart(tip, Dart.random_direction(self.rng), model)
+        self.objects.append(dart)
+        # Impact: the board and the camera mount shake for a couple of frames.
+        amp = self.rng.uniform(0.2, 1.2)
+        first = None
+        for k in range(int(self.rng.integers(1, 4))):
+            shake = (amp * self.rng.normal() / (k + 1), amp * self.rng.normal() / (k + 1))
+            index = self._emit(shake=shake)
+            first = index if first is None else first
+        if bounce:
+            for _ in range(int(self.rng.integers(0, 2))):
+                self._emit()
+            self.objects.remove(dart)
+            for k in range(1, 4):
+                fallen = replace(dart, lift_mm=(0.0, 25.0 * k * k, -12.0 * k))
+                self.objects.append(fallen)
+                self._emit()
+                self.objects.remove(fallen)
+            self.events.append({"event": "bounceout", "frame": first})
+        else:
+            self.darts.append(
+                {"x_mm": tip[0], "y_mm": tip[1], "frame": first, "turn": self.turn, "bounce": False}
+            )
+            self.events.append({"event": "dart", "frame": first, "x_mm": tip[0], "y_mm": tip[1]})
+        self.idle(int(self.rng.integers(8, 14)))
+
+    # --- people ----------------------------------------------------------------------------
+    def _random_hand(self) -> tuple[tuple[int, int, int], tuple[int, int, int], float]:
+        skin = (
+            int(self.rng.uniform(60, 170)),
+            int(self.rng.uniform(90, 190)),
+            int(self.rng.uniform(140, 235)),
+        )
+        sleeve = VIVID[int(self.rng.integers(len(VIVID)))]
+        return skin, sleeve, float(self.rng.uniform(45, 80))
+
+    def takeout(self, move_magnets: bool = False) -> None:
+        """A hand comes in, pulls every dart, maybe moves a magnet, goes away."""
+        w, h = self.camera.image_size
+        skin, sleeve, width = self._random_hand()
+        origin = (
+            float(self.rng.choice([-150, w + 150])),
+            float(self.rng.uniform(h * 0.5, h + 200)),
+        )
+        darts = [o for o in self.objects if isinstance(o, Dart)]
+        stops = [self.camera.project(np.array([d.tip_mm]))[0] for d in darts]
+        position = np.array(origin)
+        for stop in stops:
+            for k in range(1, 4):
+                p = position + (stop - position) * k / 3
+                self._emit(Hand(tuple(p), origin, width, skin, sleeve))
+            for d in darts:
+                tip_px = self.camera.project(np.array([d.tip_mm]))[0]
+                if np.allclose(tip_px, stop) and d in self.objects:
+                    self.objects.remove(d)
+            self._emit(Hand(tuple(stop), origin, width, skin, sleeve))
+            position = stop
+        if move_magnets:
+            magnets = [o for o in self.objects if isinstance(o, Magnet)]
+            if magnets:
+                magnet = magnets[int(self.rng.integers(len(magnets)))]
+                index = self.objects.index(magnet)
+                to = self.random_tip()
+                self.objects[index] = replace(magnet, center_mm=to)
+                stop = self.camera.project(np.array([to]))[0]
+                self._emit(Hand(tuple(stop), origin, width, skin, sleeve))
+                position = stop
+        for k in range(1, 4):
+            p = position + (np.array(origin) - position) * k / 3
+            self._emit(Hand(tuple(p), origin, width, skin, sleeve))
+        first_clear = len(self.frames)
+        self.events.append({"event": "takeout", "frame": first_clear})
+        self.turn += 1
+        self.idle(int(self.rng.integers(8, 14)))
+
+    def person_passes(self, pause: int = 0) -> None:
+        """Somebody walks between the camera and the board (and maybe stops there)."""
+        w, h = self.camera.image_size
+        skin, sleeve, _ = self._random_hand()
+        width = float(self.rng.uniform(w * 0.25, w * 0.45))
+        y = float(self.rng.uniform(h * 0.4, h * 0.9))
+        xs = np.linspace(-width, w + width, 10)
+        if self.rng.random() < 0.5:
+            xs = xs[::-1]
+        for i, x in enumerate(xs):
+            body = Hand((float(x), y), (float(x), h + 100), width, skin, sleeve, body=True)
+            self._emit(body)
+            if i == len(xs) // 2:
+                for _ in range(pause):
+                    self._emit(body)
+        self.idle(int(self.rng.integers(6, 10)))
+
+    def hand_wave(self) -> None:
+        """A hand points at the board (a player showing his aim) and goes away."""
+        w, h = self.camera.image_size
+        skin, sleeve, width = self._random_hand()
+        origin = (float(w + 150), float(self.rng.uniform(h * 0.3, h + 100)))
+        target = self.camera.project(np.array([self.random_tip()]))[0]
+        path = [np.array(origin) + (target - origin) * k / 4 for k in range(1, 5)]
+        path += path[::-1][1:]
+        for p in path:
+            self._emit(Hand(tuple(p), origin, width, skin, sleeve))
+        self.idle(int(self.rng.integers(6, 10)))
+
+    def place_pieces(self, magnets: int, pins: int) -> None:
+        for _ in range(magnets):
+            color = VIVID[int(self.rng.integers(len(VIVID)))]
+            self.objects.append(Magnet(self.random_tip(), float(self.rng.uniform(5, 10)), color))
+        for _ in range(pins):
+            color = VIVID[int(self.rng.integers(len(VIVID)))]
+            off = (float(self.rng.normal(0, 1.5)), float(self.rng.normal(0, 1.5)), -8.0)
+            self.objects.append(Pin(self.random_tip(), off, float(self.rng.uniform(2.5, 4)), color))
+
+
+def random_session(
+    board: Board,
+    seed: int,
+    turns: int = 3,
+    darts_per_turn: int = 3,
+    image_size: tuple[int, int] = (1280, 720),
+    bounce_rate: float = 0.08,
+    near_rate: float = 0.35,
+    people: bool = True,
+    magnets: int | None = None,
+    setup: CameraSetup | None = None,
+    light: Light | None = None,
+) -> Session:
+    """A varied, seeded session: camera, lens, light, noise, darts, pieces, people."""
+    rng = np.random.default_rng(seed)
+    setup = setup or CameraSetup.random(rng, image_size)
+    camera = setup.camera(board)
+    light = light or Light.random(rng)
+    noise = float(rng.uniform(1.0, 3.5))
+    jpeg = int(rng.integers(75, 95)) if rng.random() < 0.5 else None
+    renderer = Renderer(board, camera, light, noise, jpeg, seed=seed + 1)
+    builder = SessionBuilder(board, rng, camera)
+    builder.models = [DartModel.random(rng) for _ in range(3)]
+    count = int(rng.integers(0, 6)) if magnets is None else magnets
+    builder.place_pieces(count, int(rng.integers(0, 3)) if magnets is None else 0)
+    builder.idle(6)
+    for turn in range(turns):
+        for k in range(darts_per_turn):
+            if rng.random() < bounce_rate:
+                builder.throw(bounce=True)
+            builder.throw(near_previous=k > 0 and rng.random() < near_rate)
+            if people and rng.random() < 0.1:
+                builder.hand_wave()
+        builder.takeout(move_magnets=rng.random() < 0.5)
+        if people and rng.random() < 0.3 and turn < turns - 1:
+            builder.person_passes(pause=int(rng.integers(0, 6)))
+    truth = {
+        "board": board.id,
+        "seed": seed,
+        "fps": FPS,
+        "camera": {
+            "tilt_deg": setup.tilt_deg,
+            "azimuth_deg": setup.azimuth_deg,
+            "roll_deg": setup.roll_deg,
+            "hfov_deg": setup.hfov_deg,
+            "dist_coeffs": list(setup.dist_coeffs),
+            "image_size": list(setup.image_size),
+        },
+        "noise_sigma": noise,
+        "jpeg_quality": jpeg,
+        "darts": builder.darts,
+        "events": builder.events,
+        "frames": len(builder.frames),
+    }
+    return Session(board, camera, renderer, builder.frames, truth)
