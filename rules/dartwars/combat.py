@@ -212,8 +212,10 @@ def _resolve(state: State, attacker_won: bool, options: Mapping[str, Any]) -> No
     if to_the_death:
         outcome = "removed"
     elif state["supply"][winner] > 0:
-        add_magnet(state, winner, zone)
+        turned = add_magnet(state, winner, zone)
         outcome = "turned"
+        if not attacker_won:  # the turned magnet has fought this turn, like its new comrade
+            turn["fought"].append(turned)
     else:
         outcome = "removed_no_supply"
     if not attacker_won:
