@@ -75,7 +75,9 @@ class Table:
     def darts(game: DartWars, state: State, *zones: str | None, stop: bool = False) -> State:
         player = state["turn"]["player"]
         for zone in zones:
-            action = {"type": "miss", "player": player} if zone is None else dart_in_zone(player, zone)
+            action = (
+                {"type": "miss", "player": player} if zone is None else dart_in_zone(player, zone)
+            )
             state = game.apply(state, action)
         if stop:
             state = game.apply(state, {"type": "stop", "player": player})
@@ -102,7 +104,12 @@ class Table:
         return {"type": "dart", "player": player, "zone": "target", "x_mm": cx + r, "y_mm": cy}
 
     def fight(
-        self, game: DartWars, state: State, first: int, first_at: float | None, second_at: float | None
+        self,
+        game: DartWars,
+        state: State,
+        first: int,
+        first_at: float | None,
+        second_at: float | None,
     ) -> State:
         """Choose who throws first, then both throw (fractions of the target radius)."""
         attacker = state["turn"]["player"]

@@ -222,9 +222,7 @@ def test_without_return_the_surrendered_magnet_leaves_the_game(table):
 
 def test_with_the_winners_supply_empty_the_loser_is_only_removed(table):
     game = table.game()
-    state = table.state(
-        game, HOMES[:2], [(0, "a"), (0, "b"), (1, "c"), (1, "h")], supply={0: 0}
-    )
+    state = table.state(game, HOMES[:2], [(0, "a"), (0, "b"), (1, "c"), (1, "h")], supply={0: 0})
     state = table.darts(game, state, "c", stop=True)
     state = table.move(game, state, "b", "c")
     state = table.fight(game, state, 0, 0.1, 0.5)

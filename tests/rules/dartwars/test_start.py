@@ -22,7 +22,13 @@ def _order(game, state, *fractions):
             action = {"type": "miss", "player": player}
         else:
             r = fraction * game.board.target.radius_mm
-            action = {"type": "dart", "player": player, "zone": "target", "x_mm": cx, "y_mm": cy + r}
+            action = {
+                "type": "dart",
+                "player": player,
+                "zone": "target",
+                "x_mm": cx,
+                "y_mm": cy + r,
+            }
         state = game.apply(state, action)
     return state
 
