@@ -56,7 +56,7 @@ class Table:
         state["first_player"] = 0
         state["homelands"] = homes
         state["play_order"] = list(range(len(homes)))
-        state["visited"] = {h: None for h in homes}
+        state["visited"] = dict.fromkeys(homes)
         for zone in visited:
             state["visited"][zone] = 0
         for owner, zone in magnets:
