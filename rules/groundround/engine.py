@@ -50,7 +50,7 @@ from rules.base import (
 )
 from rules.darts import dart_in_zone
 from rules.groundround import pins, throws
-from rules.groundround.layout import DART, SYMBOL_NAMES, Layout, layout_from_board
+from rules.groundround.layout import DART, Layout, layout_from_board
 from rules.groundround.strength import TOWER_DEFENDS, attack, defence, held
 
 THROW = "throw"
@@ -724,10 +724,6 @@ class GroundRound(Game):
         if kind == "remove_pin":
             return f"{name} takes the Army Pin off {self._hex(str(action.get('zone')))}"
         return super().describe_action(state, action)
-
-    def symbol_of(self, hex_id: str) -> str:
-        """The symbol of a hex, as a word people read ("Crossed Darts")."""
-        return SYMBOL_NAMES[self.layout.symbol[hex_id]]
 
 
 __all__ = ["GroundRound"]

@@ -24,16 +24,6 @@ FLAMING_FIST = "flaming_fist"
 BLANK = "blank"
 
 SYMBOLS = (FLAG, DART, CROSSED_DARTS, TOWER, PIN, FIST, FLAMING_FIST, BLANK)
-SYMBOL_NAMES = {
-    FLAG: "Flag",
-    DART: "Dart",
-    CROSSED_DARTS: "Crossed Darts",
-    TOWER: "Tower",
-    PIN: "Pin",
-    FIST: "Fist",
-    FLAMING_FIST: "Flaming Fist",
-    BLANK: "blank hex",
-}
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from boards.model import Board
-from rules.base import Action
+from rules.base import Action, ActionFormatError
 from rules.darts import read_bounce_cause, read_dart
 from rules.groundround import pins
 from rules.groundround.layout import (
@@ -36,6 +36,9 @@ def aim(layout: Layout, board: Board, action: Action) -> dict[str, Any]:
         return {"kind": "miss"}
     if action["type"] == "bounceout":
         return {"kind": "bounceout", "cause": read_bounce_cause(action)}
+    for name in ("candidates", "subzones"):
+        if not isinstance(action.get(name) or [], list):
+            raise ActionFormatError(name, f'field "{name}" must be a list of zone ids')
     dart = read_dart(action, board)
     red = sorted(
         {layout.red_parent[s] for s in (*dart.subzones, dart.zone or "") if s in layout.red_parent}

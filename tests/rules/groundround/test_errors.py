@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import boards
 from rules.base import ActionFormatError, RulesError
@@ -101,3 +103,46 @@ def test_a_state_for_another_board_is_refused(table):
     with pytest.raises(RulesError) as error:
         table.game.apply(state, {"type": "miss", "player": 0})
     assert error.value.rule == "board"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 30) | st.sampled_from(["hex1", "hex9-red", "x"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=6,
+)
+fields = st.sampled_from(
+    ["player", "zone", "candidates", "subzones", "on_line", "from", "to", "cause", "x_mm"]
+)
+
+
+@given(
+    st.sampled_from(
+        [
+            "dart",
+            "miss",
+            "bounceout",
+            "choose_zone",
+            "keep",
+            "rethrow",
+            "place_pin",
+            "move_pin",
+            "remove_pin",
+            "stop",
+            "end_turn",
+            "nonsense",
+        ]
+    ),
+    st.dictionaries(fields, json_values, max_size=5),
+)
+def test_garbage_actions_fail_cleanly_and_leave_the_state_alone(kind, extra):
+    game = GroundRound()
+    state = game.new_state(["Ann", "Bob"])
+    state["owners"].update({"hex5": 0, "hex7": 0})
+    before = repr(state)
+    try:
+        after = game.apply(state, {"type": kind, **extra})
+    except RulesError:
+        pass
+    else:
+        assert game.check_invariants(after) == []
+    assert repr(state) == before
