@@ -58,7 +58,24 @@ def _target_throw(game: DartWars, player: int, rng: random.Random) -> Action:
             "player": player,
             "cause": rng.choice(("magnet", "other", None)),
         }
-    return {**rng.choice(game._combat_darts), "player": player}
+    if roll < 0.2:
+        return {**rng.choice(game._combat_darts), "player": player}
+    # A dart anywhere on a disc a little wider than the target: ties almost never happen.
+    cx, cy = game.info.target_center
+    r = game.info.target_radius * 1.15 * math.sqrt(rng.random())
+    angle = rng.random() * math.tau
+    inside = r <= game.info.target_radius
+    return {
+        "type": "dart",
+        "player": player,
+        "zone": game.info.target_zone if inside else None,
+        "candidates": [],
+        "on_line": False,
+        "subzones": [],
+        "x_mm": round(cx + r * math.cos(angle), 2),
+        "y_mm": round(cy + r * math.sin(angle), 2),
+        "sigma_mm": 0.0,
+    }
 
 
 def _goal_distance(game: DartWars, state: State, player: int):

@@ -39,7 +39,6 @@ from rules.dartwars.flow import start_turn
 from rules.dartwars.mapinfo import MapInfo, map_info
 from rules.dartwars.state import (
     allied,
-    count_own,
     fast_copy,
     free_players,
     initial_state,
@@ -369,17 +368,22 @@ class DartWars(Game):
         problems = []
         count = len(state["players"])
         on_board = [0] * count
+        at_home = [0] * count
+        homes = state["homelands"]
+        territories = self.info.neighbours
         for magnet_id, (owner, zone) in state["magnets"].items():
             on_board[owner] += 1
-            if zone not in self.info.neighbours:
+            if zone == homes[owner]:
+                at_home[owner] += 1
+            if zone not in territories:
                 problems.append(f"magnet {magnet_id} stands on {zone!r}, not a territory")
+        limit = self.options["homeland_limit"]
         for p in range(count):
             total = on_board[p] + state["supply"][p] + state["removed"][p]
             if total != PER_COLOUR or state["supply"][p] < 0:
                 problems.append(f"colour {p}: {total} magnets instead of {PER_COLOUR}")
-            home = state["homelands"][p]
-            if home is not None and count_own(state, p, home) > self.options["homeland_limit"]:
-                problems.append(f"{name(state, p)} has more than the limit on his homeland")
+            if at_home[p] > limit:
+                problems.append(f"{name(state, p)} has {at_home[p]} magnets on his homeland")
             seen, chain = set(), p
             while chain is not None and chain not in seen:
                 seen.add(chain)

@@ -23,7 +23,6 @@ Layout::
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,9 +31,53 @@ from rules.base import State
 COLOURS = ("red", "blue", "green", "yellow", "black")
 
 
+def _deep(value: Any) -> Any:
+    if type(value) is dict:
+        return {k: _deep(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_deep(v) for v in value]
+    return value
+
+
 def fast_copy(state: State) -> State:
-    """A deep copy of a JSON state (much faster than ``copy.deepcopy`` for plain data)."""
-    return json.loads(json.dumps(state))
+    """A deep copy of a state, written for its known layout (self-play copies one per action,
+    and this is several times faster than ``copy.deepcopy`` or a JSON round trip). Unknown
+    keys are copied generically."""
+    new = {key: _deep(value) for key, value in state.items() if key not in _SHAPED}
+    new["magnets"] = {m: list(v) for m, v in state["magnets"].items()}
+    new["visited"] = dict(state["visited"])
+    for key in ("players", "failures", "homelands", "play_order", "master", "supply", "removed"):
+        new[key] = list(state[key])
+    turn = state["turn"]
+    if turn is not None:
+        turn = dict(turn)
+        for key in ("hits", "used", "fought"):
+            turn[key] = list(turn[key])
+        turn["locked"] = dict(turn["locked"])
+        turn["attacks"] = [list(a) for a in turn["attacks"]]
+        if turn["combat"] is not None:
+            combat = dict(turn["combat"])
+            combat["throwers"] = list(combat["throwers"])
+            combat["throws"] = list(combat["throws"])
+            turn["combat"] = combat
+    new["turn"] = turn
+    return new
+
+
+_SHAPED = frozenset(
+    (
+        "magnets",
+        "visited",
+        "players",
+        "failures",
+        "homelands",
+        "play_order",
+        "master",
+        "supply",
+        "removed",
+        "turn",
+    )
+)
 
 
 def initial_state(board_id: str, players: list[str], supply: int) -> State:
