@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 
 import shapely
 import shapely.affinity
+import shapely.prepared
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import nearest_points
 
@@ -41,12 +42,17 @@ ROWS = 9
 #: The left edge of the map runs through the Bering Strait.
 WEST_LONGITUDE = -168.5
 TOP_LATITUDE = 83.0
-#: Europe's lens: centre (lon, lat), extra magnification at the centre, and reach in mm.
-LENS_CENTRE = (9.0, 49.0)
-LENS_GAIN = 0.75
-LENS_SIGMA_MM = 55.0
+#: Lenses that enlarge crowded regions (Europe, Mexico and the Caribbean): centre (lon, lat),
+#: extra magnification at the centre, and reach (mm). Each one is a smooth radial stretch
+#: that leaves far-away land where it was.
+LENSES: tuple[tuple[tuple[float, float], float, float], ...] = (
+    ((12.0, 47.0), 1.1, 65.0),
+    ((-96.0, 21.0), 0.6, 35.0),
+)
 
 LINE_WIDTH_MM = 1.2
+#: Coordinates in the board file are rounded to this.
+GRID_MM = 0.001
 #: Territories narrower than this (inscribed circle diameter) are "small" islands.
 MIN_ACROSS_MM = 25.0
 #: Water pieces below these limits are merged into a neighbouring water zone.
@@ -56,7 +62,6 @@ MIN_WATER_ACROSS_MM = 15.0
 MIN_STRAIT_MM = 3.0
 #: Zones sharing less border than this only touch (the board's own corner rule is 3 mm).
 MIN_SHARED_BORDER_MM = 4.0
-STRICT = True
 
 TARGET_CENTRE_MM = (210.0, 440.0)
 TARGET_RADIUS_MM = 60.0
@@ -115,18 +120,22 @@ def _plain_projection(lon: float, lat: float) -> tuple[float, float]:
     return x, y
 
 
-_LENS_CENTRE_MM = _plain_projection(*LENS_CENTRE)
+_LENSES_MM = tuple((_plain_projection(*centre), gain, sigma) for centre, gain, sigma in LENSES)
 
 
 def project(lon: float, lat: float) -> tuple[float, float]:
-    """Board millimetres of a (longitude, latitude), Europe's lens included."""
+    """Board millimetres of a (longitude, latitude), lenses included."""
     x, y = _plain_projection(lon, lat)
-    dx, dy = x - _LENS_CENTRE_MM[0], y - _LENS_CENTRE_MM[1]
-    gain = 1.0 + LENS_GAIN * math.exp(-(dx * dx + dy * dy) / (2 * LENS_SIGMA_MM**2))
-    return _LENS_CENTRE_MM[0] + dx * gain, _LENS_CENTRE_MM[1] + dy * gain
+    for (cx, cy), gain, sigma in _LENSES_MM:
+        dx, dy = x - cx, y - cy
+        stretch = 1.0 + gain * math.exp(-(dx * dx + dy * dy) / (2 * sigma * sigma))
+        x, y = cx + dx * stretch, cy + dy * stretch
+    return x, y
 
 
-def _ring(points: Iterable[tuple[float, float]], shift: tuple[float, float] = (0.0, 0.0)) -> Polygon:
+def _ring(
+    points: Iterable[tuple[float, float]], shift: tuple[float, float] = (0.0, 0.0)
+) -> Polygon:
     polygon = Polygon([project(lon + shift[0], lat + shift[1]) for lon, lat in points])
     if not polygon.is_valid:
         raise ValueError(f"outline starting at {next(iter(points))} crosses itself")
@@ -161,6 +170,12 @@ def across_mm(geometry: shapely.Geometry) -> float:
     return round(2.0 * radius, 2)
 
 
+def _touch(a: shapely.Geometry, b: shapely.Geometry) -> bool:
+    ax0, ay0, ax1, ay1 = a.bounds
+    bx0, by0, bx1, by1 = b.bounds
+    return ax0 <= bx1 + 0.1 and bx0 <= ax1 + 0.1 and ay0 <= by1 + 0.1 and by0 <= ay1 + 0.1
+
+
 def _shared_border(a: shapely.Geometry, b: shapely.Geometry) -> float:
     """Length of a's outline that runs along b (robust to rounding in the cut)."""
     return float(a.boundary.intersection(b.buffer(0.01, quad_segs=2)).length)
@@ -175,11 +190,12 @@ def _split_continents(lake: Polygon, map_box: Polygon) -> dict[str, list[Polygon
     far = box(-2000, -2000, 3000, 3000)
     for name, outline in sorted(LANDMASSES.items()):
         land = _ring(outline).intersection(map_box).difference(lake)
+        near_land = shapely.prepared.prep(land.buffer(5.0))
         seeds = [
             (t.id, project(*s))
             for t in TERRITORIES
             for s in t.seeds
-            if land.buffer(5.0).contains(Point(project(*s)))
+            if near_land.contains(Point(project(*s)))
         ]
         if not seeds:
             raise ValueError(f"landmass {name} has no seed: give one territory a seed on it")
@@ -198,7 +214,9 @@ def _split_continents(lake: Polygon, map_box: Polygon) -> dict[str, list[Polygon
     return pieces
 
 
-def _tidy(pieces: dict[str, list[Polygon]], islands: dict[str, list[Polygon]]) -> dict[str, Polygon | MultiPolygon]:
+def _tidy(
+    pieces: dict[str, list[Polygon]], islands: dict[str, list[Polygon]]
+) -> dict[str, Polygon | MultiPolygon]:
     """Give each stray bit of continent (a Voronoi cell that reached across a strait or
     around a bay) to the neighbour that shares the longest border with it."""
     mains: dict[str, list[Polygon]] = {}
@@ -211,7 +229,11 @@ def _tidy(pieces: dict[str, list[Polygon]], islands: dict[str, list[Polygon]]) -
         progress = False
         for stray in list(strays):
             best = max(
-                (( _shared_border(stray, shapely.union_all(parts)), tid) for tid, parts in mains.items() if parts),
+                (
+                    (_shared_border(stray, shapely.union_all(parts)), tid)
+                    for tid, parts in mains.items()
+                    if parts
+                ),
                 default=(0.0, ""),
             )
             if best[0] > 0.5:
@@ -221,7 +243,11 @@ def _tidy(pieces: dict[str, list[Polygon]], islands: dict[str, list[Polygon]]) -
         if not progress:
             # A crumb cut off by a strait: it goes to the nearest territory.
             stray = strays.pop(0)
-            nearest = min((shapely.union_all(parts).distance(stray), tid) for tid, parts in mains.items() if parts)
+            nearest = min(
+                (shapely.union_all(parts).distance(stray), tid)
+                for tid, parts in mains.items()
+                if parts
+            )
             mains[nearest[1]].append(stray)
     result = {}
     for t in TERRITORIES:
@@ -248,8 +274,7 @@ def build_land() -> dict[str, Polygon | MultiPolygon]:
             polygon = _island_polygon(island).intersection(map_box)
             islands.setdefault(t.id, []).extend(_parts(polygon))
     land = _tidy(pieces, islands)
-    if STRICT:
-        _check_straits(land, islands)
+    _check_straits(land, islands)
     return land
 
 
@@ -310,7 +335,11 @@ def build_water(
         for item in list(pending):
             cell_key, piece = item
             border, key = max(
-                ((_shared_border(piece, geom), k) for k, geom in sorted(mains.items())),
+                (
+                    (_shared_border(piece, geom), k)
+                    for k, geom in sorted(mains.items())
+                    if _touch(piece, geom)
+                ),
                 default=(0.0, (0, 0)),
             )
             if border >= MIN_SHARED_BORDER_MM:
@@ -334,7 +363,9 @@ def build_water(
                 data=data,
             )
         )
-    zones.append(Zone(id="black_sea", name="Black Sea", kind="water", geometry=lake, data={"lake": True}))
+    zones.append(
+        Zone(id="black_sea", name="Black Sea", kind="water", geometry=lake, data={"lake": True})
+    )
     return zones, [p for _, p in pending]
 
 
@@ -351,16 +382,32 @@ def _fill_bays(land: dict[str, Polygon | MultiPolygon], bays: list[Polygon]) -> 
 
 
 def _territory_zone(territory: Territory, geometry: Polygon | MultiPolygon) -> Zone:
-    data: dict[str, object] = {"continent": territory.continent, "countries": list(territory.countries)}
+    data: dict[str, object] = {
+        "continent": territory.continent,
+        "countries": list(territory.countries),
+    }
     if territory.white:
         data["white"] = True
     size = across_mm(geometry)
     if size < MIN_ACROSS_MM:
-        if territory.kind != "island" and STRICT:
-            raise ValueError(f"territory {territory.id} is only {size:.1f} mm across: give it more land")
+        if territory.kind != "island":
+            raise ValueError(
+                f"territory {territory.id} is only {size:.1f} mm across: give it more land"
+            )
         data["small"] = True
     kind = "land" if territory.white else territory.kind
     return Zone(id=territory.id, name=territory.name, kind=kind, geometry=geometry, data=data)
+
+
+def _snapped(zone: Zone) -> Zone:
+    """The zone on the file's 1/1000 mm grid, so that the file holds exactly this geometry
+    (rounding a vertex later could make a ring cross itself)."""
+    geometry = shapely.set_precision(zone.geometry, GRID_MM)
+    if not geometry.is_valid or geometry.is_empty:
+        raise ValueError(f"zone {zone.id} does not survive rounding to {GRID_MM} mm")
+    return Zone(
+        zone.id, zone.name, zone.kind, _as_zone_geometry(_parts(geometry)), zone.parent, zone.data
+    )
 
 
 def _link(a: Zone, b: Zone) -> Link:
@@ -383,7 +430,7 @@ def build() -> Board:
     water, bays = build_water(shapely.union_all(list(land.values())), _lake(), clearance)
     _fill_bays(land, bays)
     territories = [_territory_zone(t, land[t.id]) for t in sorted(TERRITORIES, key=lambda t: t.id)]
-    zones = {z.id: z for z in [*territories, *water, target_zone]}
+    zones = {z.id: _snapped(z) for z in [*territories, *water, target_zone]}
     links = tuple(_link(zones[a], zones[b]) for a, b in SEA_LINKS)
     by_kind = {
         "homelands": [z.id for z in territories if z.kind == "land" and not z.data.get("white")],
@@ -405,7 +452,9 @@ def build() -> Board:
         line_styles={"border": "solid", "coast": "solid", "water": "dotted", "link": "lightblue"},
         links=links,
         target=target,
-        markers=margin_markers(SHEET_MM[0], SHEET_MM[1], size_mm=50, inset_mm=12, first_id=MARKER_ID_BASE["dartwars"]),
+        markers=margin_markers(
+            SHEET_MM[0], SHEET_MM[1], size_mm=50, inset_mm=12, first_id=MARKER_ID_BASE["dartwars"]
+        ),
         game={"dartwars": by_kind},
     )
 

@@ -211,7 +211,7 @@ ANTARCTICA: list[LonLat] = [
     (-168.5, -78.5), (-155.0, -78.0), (-150.0, -76.5), (-135.0, -74.5), (-120.0, -73.8),
     (-100.0, -73.0), (-80.0, -73.0), (-75.0, -71.0), (-68.0, -68.5), (-63.0, -65.0),
     (-57.0, -63.3), (-58.5, -64.8), (-61.0, -67.0), (-62.0, -70.0), (-60.0, -74.0),
-    (-60.0, -75.5), (-45.0, -78.0), (-35.0, -77.5), (-28.0, -76.0), (-20.0, -73.5),
+    (-60.0, -75.0), (-45.0, -75.5), (-35.0, -75.5), (-28.0, -75.0), (-20.0, -73.5),
     (-10.0, -71.3), (0.0, -70.0), (15.0, -70.0), (30.0, -69.5), (40.0, -69.0), (50.0, -67.0),
     (60.0, -67.5), (70.0, -68.0), (72.0, -69.5), (80.0, -67.5), (90.0, -66.5), (100.0, -65.8),
     (110.0, -66.2), (120.0, -66.5), (135.0, -66.3), (150.0, -68.5), (160.0, -70.0),
@@ -245,7 +245,7 @@ ICELAND = Island(
         (-24.0, 65.5), (-22.0, 66.4), (-16.0, 66.5), (-14.0, 65.5), (-13.5, 65.0),
         (-15.0, 64.3), (-18.5, 63.4), (-21.0, 63.8), (-22.7, 63.9), (-22.0, 64.6),
     ),
-    scale=1.3,
+    scale=1.5,
 )
 GREAT_BRITAIN = Island(
     (
@@ -254,14 +254,16 @@ GREAT_BRITAIN = Island(
         (-5.7, 50.0), (-4.5, 51.2), (-3.0, 51.5), (-5.3, 51.8), (-4.2, 52.4), (-4.7, 53.3),
         (-3.0, 53.4), (-3.2, 54.5), (-3.5, 54.9), (-5.0, 54.8), (-5.6, 55.5), (-5.7, 56.5),
         (-6.3, 57.5),
-    )
+    ),
+    scale=1.2,
+    shift=(-0.2, 0.7),
 )
 IRELAND = Island(
     (
         (-10.0, 51.6), (-9.8, 53.5), (-10.0, 54.2), (-8.5, 55.2), (-7.2, 55.3), (-6.0, 55.2),
         (-5.6, 54.5), (-6.0, 53.5), (-6.3, 52.2), (-7.5, 52.1), (-8.5, 51.6),
     ),
-    shift=(-0.5, 0.0),
+    shift=(-1.5, 0.4),
 )
 SICILY = Island(((12.4, 38.1), (15.6, 38.3), (15.1, 36.7), (12.6, 37.6)), shift=(0.0, -0.3))
 CUBA = Island(
@@ -326,8 +328,8 @@ JAPAN = Island(
 )
 SRI_LANKA = Island(
     ((80.2, 9.8), (81.0, 8.6), (81.9, 7.3), (81.6, 6.4), (80.6, 5.9), (80.0, 6.5), (79.8, 8.0)),
-    scale=1.9,
-    shift=(1.4, -0.7),
+    scale=2.3,
+    shift=(2.0, -1.0),
 )
 MADAGASCAR = Island(
     (
@@ -335,8 +337,8 @@ MADAGASCAR = Island(
         (47.1, -25.1), (45.2, -25.5), (44.0, -24.5), (43.6, -22.0), (44.3, -20.0),
         (44.0, -17.5), (46.0, -15.8), (47.8, -14.5), (48.8, -12.7),
     ),
-    scale=1.3,
-    shift=(1.2, 0.0),
+    scale=1.45,
+    shift=(2.2, 0.0),
 )
 SUMATRA = Island(
     (
@@ -359,7 +361,7 @@ BORNEO = Island(
         (116.5, -1.8), (116.5, -3.5), (114.6, -4.0), (112.0, -3.5), (110.2, -3.0),
         (110.0, -1.5), (109.0, 0.0),
     ),
-    scale=1.1,
+    scale=1.35,
 )
 SULAWESI = Island(
     (
@@ -377,8 +379,8 @@ NEW_GUINEA = Island(
         (141.0, -9.0), (139.0, -8.1), (138.0, -7.0), (137.8, -5.3), (136.0, -4.6),
         (134.5, -4.0), (133.0, -4.0), (132.0, -2.9), (132.8, -2.3),
     ),
-    scale=1.15,
-    shift=(0.0, 0.6),
+    scale=1.3,
+    shift=(0.5, 1.0),
 )
 TASMANIA = Island(
     ((144.7, -40.7), (148.3, -40.9), (148.0, -43.2), (146.8, -43.6), (145.2, -42.3)),
@@ -471,11 +473,11 @@ TERRITORIES: tuple[Territory, ...] = (
     Territory(
         "colombia_venezuela", "Colombia & Venezuela", "south_america",
         ("Colombia", "Venezuela", "Guyana", "Suriname", "French Guiana"),
-        seeds=((-74, 5), (-66, 7), (-72, 9), (-59, 5), (-54, 3.5), (-76, 2)),
+        seeds=((-74, 5), (-66, 7), (-72, 9), (-59, 5), (-54, 3.5), (-76, 2), (-68, 3), (-71, 1)),
     ),
     Territory(
         "brazil", "Brazil", "south_america", ("Brazil",),
-        seeds=((-55, -5), (-45, -8), (-50, -15), (-42, -15), (-52, -25), (-62, -8), (-65, -3), (-55, -20), (-48, -22)),
+        seeds=((-55, -5), (-45, -8), (-50, -15), (-42, -15), (-52, -25), (-62, -8), (-62, -5), (-55, -20), (-48, -22)),
     ),
     Territory(
         "peru_bolivia", "Peru & Bolivia", "south_america", ("Peru", "Bolivia", "Ecuador"),
@@ -499,12 +501,14 @@ TERRITORIES: tuple[Territory, ...] = (
     ),
     Territory(
         "central_europe", "Central Europe", "europe",
-        ("Germany", "Poland", "Denmark", "Czechia", "Slovakia", "Austria", "Switzerland", "Hungary"),
-        seeds=((10, 51), (13, 52), (19, 52), (15, 48.5), (10, 48), (9, 55.5), (19, 47.5), (22, 51), (8, 47), (17, 54)),
+        ("Germany", "Poland", "Denmark", "Czechia", "Slovakia", "Hungary"),
+        seeds=((10, 51), (13, 52), (19, 52), (15, 50), (10, 49.8), (9, 55.5), (19, 47.5), (22, 51), (17, 54), (18, 49)),
     ),
     Territory(
-        "italy", "Italy", "europe", ("Italy", "Malta", "San Marino", "Vatican"),
-        seeds=((12, 43), (10.5, 45), (15, 41), (16.5, 39.2), (13.5, 42)), islands=(SICILY,),
+        "italy", "Italy & the Alps", "europe",
+        ("Italy", "Switzerland", "Austria", "Slovenia", "Malta", "San Marino", "Vatican", "Liechtenstein"),
+        seeds=((12, 43), (10.5, 45), (15, 41), (16.5, 39.2), (13.5, 42), (8, 46.7), (12, 47), (14.5, 47.3), (10, 46.5)),
+        islands=(SICILY,),
     ),
     Territory(
         "balkans", "Balkans", "europe",
@@ -528,8 +532,8 @@ TERRITORIES: tuple[Territory, ...] = (
         seeds=((2, 30), (8, 28), (-6, 32), (9, 33), (17, 27), (-11, 25), (20, 30), (-3, 34)),
     ),
     Territory(
-        "egypt_sudan", "Egypt & Sudan", "africa", ("Egypt", "Sudan", "South Sudan"),
-        seeds=((30, 27), (31, 20), (30, 13), (33.8, 29.5), (26, 22), (31, 8), (35, 18)),
+        "egypt_sudan", "Egypt & Sudan", "africa", ("Egypt", "Sudan"),
+        seeds=((30, 27), (31, 20), (30, 13.5), (33.8, 29.5), (26, 22), (35, 18)),
     ),
     Territory(
         "west_africa", "West Africa", "africa",
@@ -541,13 +545,13 @@ TERRITORIES: tuple[Territory, ...] = (
         "central_africa", "Central Africa", "africa",
         ("Chad", "Central African Republic", "Cameroon", "Gabon", "Republic of the Congo",
          "DR Congo", "Equatorial Guinea"),
-        seeds=((20, 5), (15, 0), (24, -3), (19, 14), (13, 5), (12, -2), (22, -8), (18, 19), (27, 2)),
+        seeds=((20, 5), (15, 0), (24, -3), (19, 14), (13, 5), (12, -2), (22, -8), (18, 19), (24, 1)),
     ),
     Territory(
         "east_africa", "East Africa", "africa",
         ("Ethiopia", "Eritrea", "Djibouti", "Somalia", "Kenya", "Uganda", "Tanzania", "Rwanda",
-         "Burundi"),
-        seeds=((40, 8), (46, 6), (37, 0), (35, -6), (32, 2), (38.5, 13), (43, 3), (37.5, -9)),
+         "Burundi", "South Sudan"),
+        seeds=((40, 8), (46, 6), (37, 0), (35, -6), (32, 2), (38.5, 13), (43, 3), (37.5, -9), (36, -3), (39, 4), (34, -2), (31, 7), (34, 9)),
     ),
     Territory(
         "southern_africa", "Southern Africa", "africa",
@@ -566,11 +570,11 @@ TERRITORIES: tuple[Territory, ...] = (
             (72, 57), (110, 54), (100, 55), (118, 55), (180, 66), (185, 66), (160, 55),
             (48, 67), (80, 70), (105, 72), (125, 70), (145, 69),
         ),
-        islands=(NOVAYA_ZEMLYA, SAKHALIN),
+        islands=(NOVAYA_ZEMLYA,),
     ),
     Territory(
         "turkey", "Turkey & Caucasus", "asia", ("Turkey", "Georgia", "Armenia", "Azerbaijan"),
-        seeds=((33, 39), (38, 39), (29, 39.5), (44, 41), (47, 40.5), (35, 37.5), (41, 39.5)),
+        seeds=((33, 39), (38, 39), (29, 39.5), (44, 41), (47, 40.5), (35, 37.5), (41, 39.5), (38, 37.3), (42, 37.8), (37, 36.3), (40, 36.6)),
     ),
     Territory(
         "middle_east", "Middle East", "asia",
@@ -595,7 +599,7 @@ TERRITORIES: tuple[Territory, ...] = (
         "china", "China & Korea", "asia", ("China", "North Korea", "South Korea", "Taiwan"),
         seeds=(
             (105, 35), (115, 30), (110, 25), (100, 30), (88, 32), (85, 40), (120, 42),
-            (126, 45), (114, 40), (127, 38), (118, 35), (103, 25), (95, 36), (80, 35), (130, 46),
+            (126, 45), (114, 40), (127, 38), (118, 35), (106, 26), (95, 36), (80, 35), (130, 46),
         ),
     ),
     Territory(
@@ -605,7 +609,7 @@ TERRITORIES: tuple[Territory, ...] = (
     Territory(
         "southeast_asia", "Southeast Asia", "asia",
         ("Myanmar", "Thailand", "Laos", "Cambodia", "Vietnam", "Malaysia", "Singapore"),
-        seeds=((100, 16), (96, 21), (105, 15), (103, 20), (101, 5), (106, 12), (99, 10)),
+        seeds=((100, 16), (96, 21), (105, 15), (103, 20), (101, 5), (106, 12), (99, 10), (101, 22.5)),
     ),
     Territory("japan", "Japan", "asia", ("Japan",), islands=(JAPAN,), kind="island"),
     Territory("sri_lanka", "Sri Lanka", "asia", ("Sri Lanka",), islands=(SRI_LANKA,), kind="island"),
@@ -622,12 +626,8 @@ TERRITORIES: tuple[Territory, ...] = (
     Territory("new_zealand", "New Zealand", "oceania", ("New Zealand",), islands=(NZ_NORTH, NZ_SOUTH), kind="island"),
     # Antarctica
     Territory(
-        "west_antarctica", "West Antarctica", "antarctica", (),
-        seeds=((-120, -74), (-60, -74), (-150, -74), (-90, -74)), white=True,
-    ),
-    Territory(
-        "east_antarctica", "East Antarctica", "antarctica", (),
-        seeds=((60, -72), (120, -72), (160, -74), (30, -72)), white=True,
+        "antarctica", "Antarctica", "antarctica", (),
+        seeds=((-120, -74), (-60, -74), (60, -72), (120, -72)), white=True,
     ),
 )
 
