@@ -32,9 +32,12 @@ def test_going_into_an_empty_homeland_conquers_it(table):
     magnets = [(0, "a"), (0, "i"), (1, "e"), (2, "f"), (2, "w1")]
     state = table.state(game, HOMES[:3], magnets)
     state = table.darts(game, state, "h", stop=True)
+    supply = state["supply"][0]
     state = table.move(game, state, "i", "h")
     assert state["master"] == [None, 0, None]
     assert state["phase"] == "play"
+    # A homeland was "visited" from the start: no extra magnet for going there.
+    assert state["supply"][0] == supply and table.own(state, 0, "h") == 1
     assert any(e["event"] == "conquest" for e in state["events"])
 
 
