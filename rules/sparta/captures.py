@@ -17,6 +17,9 @@ destination; its runs alternate sides, so every run but the first and the last i
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 from rules.sparta.board import EMPTY, OWNER, line_rays
 
@@ -74,18 +77,58 @@ def trapped_after_move(board: str, size: int, dest: int) -> list[int]:
 
 #: A run of one side's letters with the other side's letters right at both of its ends.
 _TRAP = re.compile("[wh][WH]+[wh]|[WH][wh]+[WH]")
+#: Per mover: an enemy run with the mover's piece at one end and an empty square at the other.
+_OPEN_RUN = (
+    (re.compile(r"[WH][wh]+\."), re.compile(r"\.[wh]+[WH]")),
+    (re.compile(r"[wh][WH]+\."), re.compile(r"\.[WH]+[wh]")),
+)
 
 
-def any_trapped(board: str, size: int) -> bool:
-    """Whether any piece stands trapped: a third, string-based check used by the invariants.
+def _lines(padded: Sequence[Any], size: int) -> list[Sequence[Any]]:
+    """Rows, columns and both diagonals of a board padded with one separator per row.
 
-    The rows get a ``|`` appended, which makes every row one character wider; in that
-    padded string stepping by width, width+1 and width-1 walks columns and both diagonals,
-    and a walk that falls off a row lands on a ``|``, which breaks the line as the edge does.
+    Each row has a separator appended, which makes it one cell wider; in the padded board
+    stepping by width, width+1 and width-1 walks columns and both diagonals, and a walk that
+    falls off a row lands on a separator, which breaks the line as the edge does.
     """
     width = size + 1
-    padded = "|".join(board[r * size : (r + 1) * size] for r in range(size)) + "|"
     lines = [padded]
     for step in (width, width + 1, width - 1):
         lines.extend(padded[start::step] for start in range(step))
-    return _TRAP.search("|".join(lines)) is not None
+    return lines
+
+
+def lines_text(board: str, size: int) -> str:
+    """Every line of the board as one string, lines separated by ``|``."""
+    padded = "|".join(board[r * size : (r + 1) * size] for r in range(size)) + "|"
+    return "|".join(_lines(padded, size))
+
+
+@lru_cache(maxsize=32)
+def line_squares(size: int) -> tuple[int, ...]:
+    """For each character of ``lines_text``: the board index it shows, or -1 for a ``|``."""
+    padded: list[int] = []
+    for row in range(size):
+        padded.extend(range(row * size, (row + 1) * size))
+        padded.append(-1)
+    joined: list[int] = []
+    for line in _lines(padded, size):
+        joined.extend(line)
+        joined.append(-1)
+    return tuple(joined[:-1])
+
+
+def any_trapped(board: str, size: int) -> bool:
+    """Whether any piece stands trapped: a string-based check the invariants use."""
+    return _TRAP.search(lines_text(board, size)) is not None
+
+
+def capture_squares(board: str, size: int, player: int) -> set[int]:
+    """Empty squares where a piece of ``player`` would shut in at least one enemy piece
+    (against one of the player's pieces already standing; a rough guide for random play)."""
+    text = lines_text(board, size)
+    where = line_squares(size)
+    own_left, own_right = _OPEN_RUN[player]
+    found = {where[m.end() - 1] for m in own_left.finditer(text)}
+    found.update(where[m.start()] for m in own_right.finditer(text))
+    return found

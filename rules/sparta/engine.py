@@ -44,7 +44,12 @@ from rules.sparta.board import (
     key,
     parse_square,
 )
-from rules.sparta.captures import any_trapped, trapped_after_move, trapped_squares
+from rules.sparta.captures import (
+    any_trapped,
+    capture_squares,
+    trapped_after_move,
+    trapped_squares,
+)
 from rules.sparta.layout import (
     PLAYERS,
     board_of,
@@ -484,13 +489,26 @@ class Sparta(Game):
         return [as_list(i, self.size) for i in path]
 
     # --- self-play and checking -----------------------------------------------------------
+    #: How often ``random_action`` first looks for an eventful move (see there).
+    EVENTFUL_SHARE = 0.5
+
     def random_action(self, state: State, rng: random.Random) -> Action:
-        """A random legal action, cheaper than listing them all: a random piece first."""
+        """A random legal action for self-play, property tests and a computer opponent.
+
+        Half of the time it first looks for an eventful action (a capture, a conquest, a
+        promotion) and plays one of those at random if there is any; otherwise it picks a
+        random piece and a random destination of that piece. Purely uniform play shuffles
+        pieces for hundreds of turns before anything happens; this keeps random games short
+        and brings captures, conquests and promotions into nearly every game.
+        """
         player = state["to_move"]
         board = "".join(state["board"])
-        choices = [
-            (-1, i) for i in self._promotable(board, state["cities"], state["stock"], player)
-        ]
+        promotable = self._promotable(board, state["cities"], state["stock"], player)
+        if rng.random() < self.EVENTFUL_SHARE:
+            action = self._random_eventful(state, board, promotable, rng)
+            if action is not None:
+                return action
+        choices = [(-1, i) for i in promotable]
         choices += [(m.start(), m.start()) for m in _OWN_PIECE[player].finditer(board)]
         rng.shuffle(choices)
         for origin, square in choices:
@@ -501,6 +519,39 @@ class Sparta(Game):
                 return {"type": "move", "player": player, "path": self._squares(path)}
         return super().random_action(state, rng)
 
+    def _random_eventful(
+        self, state: State, board: str, promotable: list[int], rng: random.Random
+    ) -> Action | None:
+        player, size = state["to_move"], self.size
+        captures = capture_squares(board, size, player)
+        own_cities, other_cities = set(), set()
+        for square_key, index in self._city_index.items():
+            if board[index] == EMPTY:
+                (own_cities if state["cities"][square_key] == player else other_cities).add(index)
+        options: list[Action] = [
+            {"type": "promote", "player": player, "square": as_list(i, size)} for i in promotable
+        ]
+        for piece in _OWN_PIECE[player].finditer(board):
+            origin = piece.start()
+            is_warrior = PIECES[board[origin]][1] == "warrior"
+            targets = set(captures)
+            if is_warrior or self.options["heroes_conquer"]:
+                targets |= other_cities
+            if is_warrior and state["stock"][player] > 0:
+                targets |= own_cities
+            reach = REACH_OF[board[origin]]
+            row, col = divmod(origin, size)
+            near = [t for t in targets if max(abs(t // size - row), abs(t % size - col)) <= reach]
+            if not near:
+                continue
+            paths = reachable(board, size, origin, reach)
+            options.extend(
+                {"type": "move", "player": player, "path": self._squares(paths[t])}
+                for t in near
+                if t in paths
+            )
+        return rng.choice(options) if options else None
+
     @classmethod
     def random_setup(cls, rng: random.Random) -> tuple[Game, list[str]]:
         options: dict[str, Any] = {
@@ -508,9 +559,9 @@ class Sparta(Game):
             "first_player": rng.randint(0, 1),
             "when_blocked": rng.choice(BLOCKED_CHOICES),
         }
-        # Half the games start from a random position: small boards, heroes on the board,
-        # pieces on cities, an empty hero stock; they are also shorter than default games.
-        if rng.random() < 0.5:
+        # Some games start from a random position: small boards, heroes on the board, pieces
+        # on cities, an empty hero stock.
+        if rng.random() < 0.3:
             options["layout"] = random_layout(rng)
             options["hero_stock"] = rng.randint(0, 8)
         if rng.random() < 0.2:

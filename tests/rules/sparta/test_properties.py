@@ -13,7 +13,14 @@ from rules.base import RulesError
 from rules.selfplay import play_one
 from rules.sparta import Sparta
 from rules.sparta.board import STEPS
-from rules.sparta.captures import any_trapped, trapped_after_move, trapped_squares
+from rules.sparta.captures import (
+    any_trapped,
+    capture_squares,
+    line_squares,
+    lines_text,
+    trapped_after_move,
+    trapped_squares,
+)
 
 seeds = st.integers(min_value=0, max_value=2**32)
 
@@ -66,6 +73,39 @@ def test_looking_along_the_destination_lines_finds_every_new_trap(case, spot, le
     cells[dest] = letter
     after = "".join(cells)
     assert trapped_after_move(after, size, dest) == trapped_squares(after, size)
+
+
+@given(boards())
+def test_the_line_text_shows_every_square_on_four_lines(case):
+    size, board = case
+    text, where = lines_text(board, size), line_squares(size)
+    assert len(text) == len(where)
+    for char, square in zip(text, where, strict=True):
+        assert char == ("|" if square < 0 else board[square])
+    counts = [0] * (size * size)
+    for square in where:
+        if square >= 0:
+            counts[square] += 1
+    assert counts == [4] * (size * size), "a row, a column and two diagonals each"
+
+
+@given(boards(), st.sampled_from([0, 1]))
+def test_capture_squares_are_exactly_the_empty_squares_that_capture(case, player):
+    size, board = case
+    cells = list(board)
+    while (trapped := trapped_squares("".join(cells), size)) != []:
+        for index in trapped:
+            cells[index] = "."
+    board = "".join(cells)
+    letter = "W" if player == 0 else "w"
+    expected = set()
+    for square, char in enumerate(board):
+        if char == ".":
+            after = board[:square] + letter + board[square + 1 :]
+            enemy = "wh" if player == 0 else "WH"
+            if any(after[i] in enemy for i in trapped_after_move(after, size, square)):
+                expected.add(square)
+    assert capture_squares(board, size, player) == expected
 
 
 @settings(max_examples=40)
