@@ -1,0 +1,227 @@
+"""The vision benchmark: seeded simulated sessions scored against their ground truth.
+
+Used by ``oche bench vision``. Every number the issue sets a target for is measured here:
+recall, phantom darts, tip error, zone accuracy away from lines, takeouts, bounce-outs and
+the detector's time per frame (the rendering of the simulated frames is not counted).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import boards
+from boards.model import Board
+from vision.detector import Detector
+from vision.events import BounceoutEvent, DartEvent, TakeoutEvent
+from vision.frames import Frame
+from vision.sim.scenario import random_session
+
+TARGETS = {
+    "recall": 0.995,
+    "phantoms": 0,
+    "median_mm": 1.0,
+    "p95_mm": 2.5,
+    "zone_accuracy": 0.995,
+    "ms_per_frame": 10.0,
+    "locate_ms": 60.0,
+}
+MATCH_MM = 50.0  # a detection further than this from every thrown dart is a phantom
+
+
+@dataclass
+class SessionScore:
+    board: str
+    seed: int
+    thrown: int = 0
+    found: int = 0
+    phantoms: int = 0
+    errors_mm: list[float] = field(default_factory=list)
+    zone_checked: int = 0
+    zone_right: int = 0
+    takeouts: int = 0
+    takeouts_found: int = 0
+    bounceouts: int = 0
+    bounceouts_found: int = 0
+    frames: int = 0
+    detector_s: float = 0.0
+    locate_ms: list[float] = field(default_factory=list)
+    misses: list[dict[str, Any]] = field(default_factory=list)
+    camera: dict[str, Any] = field(default_factory=dict)
+
+
+def score_session(board: Board, seed: int, **session_options: Any) -> SessionScore:
+    session = random_session(board, seed, **session_options)
+    detector = Detector(board, session.calibration)
+    score = SessionScore(board.id, seed, camera=session.truth["camera"])
+    detections: list[tuple[int, Any]] = []
+    for index, (name, timestamp, image) in enumerate(session):
+        start = time.perf_counter()
+        events = detector.process(Frame(image, timestamp, name))
+        elapsed = time.perf_counter() - start
+        score.detector_s += elapsed
+        if any(isinstance(e, DartEvent) for e in events):
+            score.locate_ms.append(elapsed * 1000)
+        detections.extend((index, e) for e in events)
+    score.frames = len(session.frames)
+    _match(board, session.truth, detections, score)
+    return score
+
+
+def _match(board: Board, truth: dict[str, Any], detections: list, score: SessionScore) -> None:
+    takeout_frames = [e["frame"] for e in truth["events"] if e["event"] == "takeout"]
+    darts = truth["darts"]
+    score.thrown = len(darts)
+    matched: set[int] = set()
+    for frame, event in detections:
+        if not isinstance(event, DartEvent):
+            continue
+        # Darts of the current turn that have landed by now and are not taken yet.
+        turn = sum(1 for t in takeout_frames if t <= frame)
+        best, best_d = None, MATCH_MM
+        for i, dart in enumerate(darts):
+            if i in matched or dart["turn"] != turn or dart["frame"] > frame:
+                continue
+            d = float(np.hypot(event.x_mm - dart["x_mm"], event.y_mm - dart["y_mm"]))
+            if d < best_d:
+                best, best_d = i, d
+        if best is None:
+            score.phantoms += 1
+            score.misses.append(
+                {"kind": "phantom", "frame": frame, "x_mm": event.x_mm, "y_mm": event.y_mm}
+            )
+            continue
+        matched.add(best)
+        score.found += 1
+        score.errors_mm.append(best_d)
+        dart = darts[best]
+        if best_d > 2.5:
+            score.misses.append(
+                {
+                    "kind": "far",
+                    "frame": frame,
+                    "error_mm": round(best_d, 2),
+                    "truth": [round(dart["x_mm"], 1), round(dart["y_mm"], 1)],
+                }
+            )
+        expected = board.locate(dart["x_mm"], dart["y_mm"], 2.0)
+        if not expected.on_line and expected.zone is not None:
+            score.zone_checked += 1
+            score.zone_right += int(event.zone == expected.zone)
+    for i, dart in enumerate(darts):
+        if i not in matched:
+            score.misses.append(
+                {
+                    "kind": "missed",
+                    "frame": dart["frame"],
+                    "truth": [round(dart["x_mm"], 1), round(dart["y_mm"], 1)],
+                }
+            )
+    found_takeouts = [f for f, e in detections if isinstance(e, TakeoutEvent)]
+    score.takeouts = len(takeout_frames)
+    score.takeouts_found = sum(
+        1 for t in takeout_frames if any(t - 30 <= f <= t + 30 for f in found_takeouts)
+    )
+    extra = len(found_takeouts) - score.takeouts_found
+    if extra > 0:
+        score.misses.append({"kind": "extra_takeouts", "count": extra})
+    bounce_truth = [e["frame"] for e in truth["events"] if e["event"] == "bounceout"]
+    found_bounces = [f for f, e in detections if isinstance(e, BounceoutEvent)]
+    score.bounceouts = len(bounce_truth)
+    score.bounceouts_found = sum(
+        1 for t in bounce_truth if any(t <= f <= t + 30 for f in found_bounces)
+    )
+    if len(found_bounces) > score.bounceouts_found:
+        score.misses.append(
+            {"kind": "extra_bounceouts", "count": len(found_bounces) - score.bounceouts_found}
+        )
+
+
+def summarise(scores: list[SessionScore]) -> dict[str, Any]:
+    errors = np.array([e for s in scores for e in s.errors_mm]) if scores else np.array([])
+    thrown = sum(s.thrown for s in scores)
+    found = sum(s.found for s in scores)
+    checked = sum(s.zone_checked for s in scores)
+    frames = sum(s.frames for s in scores)
+    locate = [m for s in scores for m in s.locate_ms]
+    return {
+        "sessions": len(scores),
+        "thrown": thrown,
+        "found": found,
+        "recall": found / thrown if thrown else 1.0,
+        "phantoms": sum(s.phantoms for s in scores),
+        "median_mm": float(np.median(errors)) if errors.size else 0.0,
+        "p95_mm": float(np.percentile(errors, 95)) if errors.size else 0.0,
+        "max_mm": float(errors.max()) if errors.size else 0.0,
+        "zone_accuracy": sum(s.zone_right for s in scores) / checked if checked else 1.0,
+        "zone_checked": checked,
+        "takeouts": sum(s.takeouts for s in scores),
+        "takeouts_found": sum(s.takeouts_found for s in scores),
+        "bounceouts": sum(s.bounceouts for s in scores),
+        "bounceouts_found": sum(s.bounceouts_found for s in scores),
+        "frames": frames,
+        "ms_per_frame": 1000 * sum(s.detector_s for s in scores) / frames if frames else 0.0,
+        "locate_ms_mean": float(np.mean(locate)) if locate else 0.0,
+        "locate_ms_max": float(np.max(locate)) if locate else 0.0,
+    }
+
+
+def run(board_ids: list[str], sessions: int, seed: int, **options: Any) -> dict[str, Any]:
+    """Score ``sessions`` sessions per board; boards that cannot be loaded are noted."""
+    rows: dict[str, Any] = {}
+    notes: list[str] = []
+    all_scores: list[SessionScore] = []
+    for board_id in board_ids:
+        try:
+            board = boards.load(board_id)
+        except Exception as exc:  # a board another engineer has not landed yet
+            notes.append(f"board {board_id!r} skipped: {exc}")
+            continue
+        scores = [score_session(board, seed + 1000 * k, **options) for k in range(sessions)]
+        all_scores.extend(scores)
+        rows[board_id] = {
+            **summarise(scores),
+            "misses": [{"seed": s.seed, **m} for s in scores for m in s.misses],
+        }
+    return {"boards": rows, "total": summarise(all_scores), "targets": TARGETS, "notes": notes}
+
+
+def meets(row: dict[str, Any]) -> dict[str, bool]:
+    return {
+        "recall": row["recall"] >= TARGETS["recall"],
+        "phantoms": row["phantoms"] <= TARGETS["phantoms"],
+        "median_mm": row["median_mm"] <= TARGETS["median_mm"],
+        "p95_mm": row["p95_mm"] <= TARGETS["p95_mm"],
+        "zone_accuracy": row["zone_accuracy"] >= TARGETS["zone_accuracy"],
+        "ms_per_frame": row["ms_per_frame"] <= TARGETS["ms_per_frame"],
+        "locate_ms": row["locate_ms_max"] <= TARGETS["locate_ms"],
+    }
+
+
+def format_table(result: dict[str, Any]) -> str:
+    head = (
+        f"{'board':<12} {'found/thrown':>12} {'recall':>7} {'phantom':>7} {'med mm':>7} "
+        f"{'p95 mm':>7} {'max mm':>7} {'zone acc':>8} {'takeouts':>8} {'bounce':>7} "
+        f"{'ms/frame':>8} {'locate ms':>9}"
+    )
+    lines = [head, "-" * len(head)]
+    rows = [*result["boards"].items(), ("all", result["total"])]
+    for name, r in rows:
+        lines.append(
+            f"{name:<12} {r['found']:>5}/{r['thrown']:<6} {r['recall']:>7.3f} {r['phantoms']:>7} "
+            f"{r['median_mm']:>7.2f} {r['p95_mm']:>7.2f} {r['max_mm']:>7.2f} "
+            f"{r['zone_accuracy']:>8.3f} {r['takeouts_found']:>3}/{r['takeouts']:<4} "
+            f"{r['bounceouts_found']:>3}/{r['bounceouts']:<3} {r['ms_per_frame']:>8.2f} "
+            f"{r['locate_ms_mean']:>4.0f}/{r['locate_ms_max']:<4.0f}"
+        )
+    verdict = meets(result["total"])
+    lines.append("")
+    lines.append(
+        "targets: " + ", ".join(f"{k} {'ok' if v else 'MISSED'}" for k, v in verdict.items())
+    )
+    lines.append("locate ms = mean/max over the frames where a dart was located")
+    lines.extend(result["notes"])
+    return "\n".join(lines)

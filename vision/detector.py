@@ -1,0 +1,353 @@
+"""The dart detector: a state machine over frames (still -> moving -> settled -> decide).
+
+When the scene has settled after a change it compares the frame with two frames it keeps:
+``scene`` (the board as it was after the last decision, darts and all) and ``reference`` (the
+board with no darts, refreshed at each takeout). A pixel belongs to something *new* only if
+it differs from both, so darts pulled out never look like darts thrown. Differences are
+measured after a smooth light correction (a robust ratio field), against a threshold taken
+from the camera's measured noise; sizes are judged in board millimetres through the
+calibration, so the same code suits any camera, lens and resolution.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from boards.model import Board
+from calibration.model import Calibration
+from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
+from vision.frames import Frame
+from vision.geometry import OutOfBoard
+from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, robust_sigma
+from vision.tip import TipFit, fit_tip
+
+
+@dataclass(frozen=True)
+class DetectorConfig:
+    gate_width: int = 320  # motion gate image width (px)
+    settle_frames: int = 4  # quiet frames in a row before the scene counts as settled
+    k_sigma: float = 4.5  # change threshold in robust noise sigmas
+    min_threshold: float = 10.0  # grey levels: never trust a noise estimate below this
+    refresh_every: int = 20  # still frames between light-tracking updates of the scene
+    min_dart_mm: float = 28.0  # a blob shorter than this is a piece or a speck, not a dart
+    min_elongation: float = 2.0
+    long_dart_mm: float = 45.0  # this long counts as a dart whatever its shape
+    max_dart_mm2: float = 9000.0  # a bigger blob is a hand or a body
+    max_group_gap_mm: float = 40.0  # pieces of one dart split by an earlier dart
+
+
+@dataclass
+class KnownDart:
+    event: DartEvent
+    ys: np.ndarray = field(repr=False)
+    xs: np.ndarray = field(repr=False)
+    box: tuple[int, int, int, int] = (0, 0, 0, 0)  # x0, y0, x1, y1 (full-res pixels)
+
+
+def _max_channel_absdiff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    diff = cv2.absdiff(a, b)
+    if diff.ndim == 3:
+        return diff.max(axis=2)
+    return diff
+
+
+def _gain_field(current: np.ndarray, base: np.ndarray, ksize: int) -> np.ndarray:
+    """Smooth light ratio current/base (robust to small objects: a median over a big window)."""
+    ratio = (current.astype(np.float32) + 4.0) / (base.astype(np.float32) + 4.0)
+    coded = np.clip((ratio - 1.0) * 400.0 + 128.0, 0, 255).astype(np.uint8)
+    smooth = cv2.medianBlur(coded, ksize)
+    smooth = cv2.blur(smooth.astype(np.float32), (ksize // 2 | 1, ksize // 2 | 1))
+    return (smooth - 128.0) / 400.0 + 1.0
+
+
+class Detector:
+    """Feed frames with :meth:`process`; it returns the events each frame causes."""
+
+    def __init__(
+        self, board: Board, calibration: Calibration, config: DetectorConfig | None = None
+    ) -> None:
+        self.board = board
+        self.calibration = calibration
+        self.config = config or DetectorConfig()
+        self.gate = MotionGate()
+        self.state = "warmup"
+        self.quiet = 0
+        self.still_count = 0
+        self.darts: list[KnownDart] = []
+        self.reference: np.ndarray | None = None
+        self.scene: np.ndarray | None = None
+        self.scene_small: np.ndarray | None = None
+        self.reference_small: np.ndarray | None = None
+        self.threshold = self.config.min_threshold
+        self.noise_sigma = 0.0
+        self.small_threshold = 8.0
+        self.bounce_seen = False
+        self._previous: np.ndarray | None = None
+        self._scale = 1.0
+        self._mm_per_px = 1.0
+        self.last_timing: dict[str, float] = {}
+        self.out_of_board = OutOfBoard(calibration)
+
+    # --- public -----------------------------------------------------------------------------
+    def process(self, frame: Frame) -> list[Event]:
+        image = frame.image
+        small = (
+            downscale(frame.lores, self.config.gate_width)
+            if frame.lores is not None
+            else downscale(image, self.config.gate_width)
+        )
+        gate = self.gate.update(small)
+        if self.state == "warmup":
+            return self._warmup(image, small, gate.moving)
+        if self.state == "still":
+            if not gate.moving:
+                self.still_count += 1
+                if self.still_count % self.config.refresh_every == 0:
+                    self._track_light(image, small)
+                return []
+            self.state = "moving"
+            self.quiet = 0
+            self.bounce_seen = False
+        # moving
+        if gate.moving:
+            self.quiet = 0
+        else:
+            self.quiet += 1
+        if not self.bounce_seen:
+            self.bounce_seen = self._dart_like_small(small)
+        if self.quiet < self.config.settle_frames:
+            return []
+        self.state = "still"
+        self.still_count = 0
+        return self._settled(frame.name, image, small)
+
+    # --- phases ---------------------------------------------------------------------------
+    def _warmup(self, image: np.ndarray, small: np.ndarray, moving: bool) -> list[Event]:
+        previous, self._previous = self._previous, image
+        self.quiet = 0 if moving else self.quiet + 1
+        if self.quiet < self.config.settle_frames or previous is None:
+            return []
+        self._measure_noise(previous, image)
+        self._scale = image.shape[1] / small.shape[1]
+        h, w = image.shape[:2]
+        self._mm_per_px = self.calibration.mm_per_pixel((w / 2, h / 2))
+        self.reference = image.copy()
+        self.scene = image.copy()
+        self.reference_small = small.astype(np.float32)
+        self.scene_small = small.copy()
+        self._previous = None
+        self.state = "still"
+        return []
+
+    def _measure_noise(self, a: np.ndarray, b: np.ndarray) -> None:
+        diff = _max_channel_absdiff(a, b)
+        flat = diff.reshape(-1)[:: max(1, diff.size // 200000)].astype(np.float32)
+        med = float(np.median(flat))
+        spread = MAD_TO_SIGMA * float(np.median(np.abs(flat - med)))
+        # Gaussian-like noise: median + k robust sigmas; blocky (JPEG) noise has heavier
+        # tails, which the far quantile catches.
+        tail = float(np.quantile(flat, 0.999))
+        self.threshold = max(
+            self.config.min_threshold, med + self.config.k_sigma * spread, 1.1 * tail
+        )
+        self.noise_sigma = spread
+        self.small_threshold = max(6.0, 2.0 * self.gate.threshold)
+
+    def _track_light(self, image: np.ndarray, small: np.ndarray) -> None:
+        """Nothing moved for a while: take the current frame as the scene if it shows nothing
+        new (only light), so slow light changes never pile up into a difference."""
+        assert self.scene_small is not None
+        gain = _gain_field(small, self.scene_small, 31)
+        diff = np.abs(small.astype(np.float32) - self.scene_small * gain)
+        if np.count_nonzero(diff > self.small_threshold) <= 2:
+            self.scene = image.copy()
+            self.scene_small = small.copy()
+
+    def _dart_like_small(self, small: np.ndarray) -> bool:
+        """Cheap look, during the motion, for a dart-sized new thing (a dart that may fall)."""
+        assert self.scene_small is not None and self.reference_small is not None
+        f = small.astype(np.float32)
+        t = self.small_threshold
+        new = (np.abs(f - self.scene_small) > t) & (np.abs(f - self.reference_small) > t)
+        if np.count_nonzero(new) < 3:
+            return False
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(new.astype(np.uint8), 8)
+        h, w = small.shape[:2]
+        mm = self._mm_per_px * self._scale
+        for i in range(1, count):
+            x, y, bw, bh, area = stats[i]
+            if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+                continue  # an arm from outside the picture
+            length_mm = math.hypot(bw, bh) * mm
+            if area * mm * mm > self.config.max_dart_mm2:
+                continue
+            if length_mm >= self.config.min_dart_mm and area >= 4:
+                return True
+        return False
+
+    def _settled(self, name: str, image: np.ndarray, small: np.ndarray) -> list[Event]:
+        assert self.scene is not None and self.reference is not None
+        assert self.scene_small is not None and self.reference_small is not None
+        cfg = self.config
+        gain_s = _gain_field(small, self.scene_small, 31)
+        gain_r = _gain_field(small, self.reference_small.astype(np.uint8), 31)
+        f = small.astype(np.float32)
+        changed = np.abs(f - self.scene_small * gain_s) > self.small_threshold
+        changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2)))
+        mm_small = self._mm_per_px * self._scale
+        if np.count_nonzero(changed) == 0:
+            self.scene = image.copy()
+            self.scene_small = small.copy()
+            return [BounceoutEvent(name)] if self.bounce_seen else []
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, 8)
+        biggest = int(stats[1:, cv2.CC_STAT_AREA].max())
+        if biggest * mm_small * mm_small > cfg.max_dart_mm2 * 1.5:
+            return []  # somebody stands in front of the board: wait for the next settle
+        # Region of interest at full resolution around every change.
+        ys, xs = np.nonzero(changed)
+        s = self._scale
+        h, w = image.shape[:2]
+        pad = 24
+        x0 = max(0, int(xs.min() * s) - pad)
+        y0 = max(0, int(ys.min() * s) - pad)
+        x1 = min(w, int((xs.max() + 1) * s) + pad)
+        y1 = min(h, int((ys.max() + 1) * s) + pad)
+        gs = cv2.resize(gain_s, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+        gr = cv2.resize(gain_r, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+        roi = image[y0:y1, x0:x1]
+        scene = _scaled(self.scene[y0:y1, x0:x1], gs)
+        reference = _scaled(self.reference[y0:y1, x0:x1], gr)
+        d_scene = _max_channel_absdiff(roi, scene).astype(np.float32)
+        d_ref = _max_channel_absdiff(roi, reference).astype(np.float32)
+        t = self.threshold
+
+        # Darts pulled out: their pixels are back to the empty board.
+        events: list[Event] = []
+        remaining: list[KnownDart] = []
+        for known in self.darts:
+            inside = (known.ys >= y0) & (known.ys < y1) & (known.xs >= x0) & (known.xs < x1)
+            if inside.mean() < 0.5:
+                remaining.append(known)
+                continue
+            still_there = np.mean(d_ref[known.ys[inside] - y0, known.xs[inside] - x0] > t)
+            if still_there >= 0.35:
+                remaining.append(known)
+        if self.darts and not remaining:
+            events.append(TakeoutEvent(name))
+            self.darts = []
+            self.reference = image.copy()
+            self.reference_small = small.astype(np.float32)
+            self.scene = image.copy()
+            self.scene_small = small.copy()
+            return events
+        self.darts = remaining
+
+        evidence = np.minimum(d_scene, d_ref)
+        smooth = cv2.GaussianBlur(evidence, (3, 3), 0)
+        new = (smooth > t * 0.8).astype(np.uint8)
+        occluders = _max_channel_absdiff(scene, reference) > t
+        shadow = _shadow_like(roi, scene, d_scene, t)
+        for group in self._groups(new):
+            if np.count_nonzero(group & shadow) > 0.5 * np.count_nonzero(group):
+                continue  # a shadow (of a dart, a hand, a piece), not an object
+            ys_g, xs_g = np.nonzero(group)
+            hint = self.out_of_board.at((float(xs_g.mean()) + x0, float(ys_g.mean()) + y0))
+            fit = fit_tip(evidence, group, t, occluders, shadow, hint)
+            if fit is None or not self._is_dart(fit, group):
+                continue
+            event = self._dart_event(name, fit, (x0, y0))
+            gy, gx = np.nonzero(group)
+            self.darts.append(KnownDart(event, gy + y0, gx + x0, (x0, y0, x1, y1)))
+            events.append(event)
+        if not events and self.bounce_seen:
+            events.append(BounceoutEvent(name))
+        self.scene = image.copy()
+        self.scene_small = small.copy()
+        return events
+
+    # --- pieces of the decision ----------------------------------------------------------------
+    def _groups(self, mask: np.ndarray) -> list[np.ndarray]:
+        """Blobs of new pixels, pieces of one dart (split by an earlier dart) put together."""
+        count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
+        mm2 = self._mm_per_px**2
+        order = [i for i in np.argsort(-stats[:, cv2.CC_STAT_AREA]) if i != 0]
+        order = [i for i in order if stats[i, cv2.CC_STAT_AREA] * mm2 >= 6.0]
+        used: set[int] = set()
+        groups = []
+        gap_px = self.config.max_group_gap_mm / self._mm_per_px
+        for seed in order:
+            if seed in used:
+                continue
+            used.add(seed)
+            members = [seed]
+            ys, xs = np.nonzero(labels == seed)
+            if len(xs) >= 5:
+                c = np.array([xs.mean(), ys.mean()])
+                cov = np.cov(np.vstack([xs, ys]))
+                vals, vecs = np.linalg.eigh(cov)
+                axis = vecs[:, 1]
+                half_len = 2 * math.sqrt(max(vals[1], 1e-6))
+                width = 2 * math.sqrt(max(vals[0], 1e-6))
+                if half_len > 3 * width:
+                    for other in order:
+                        if other in used:
+                            continue
+                        d = centroids[other] - c
+                        along = abs(float(d @ axis))
+                        across = abs(float(d[0] * axis[1] - d[1] * axis[0]))
+                        if across < max(4.0, 1.5 * width) and along < half_len + gap_px:
+                            members.append(other)
+                            used.add(other)
+            groups.append(np.isin(labels, members))
+        return groups
+
+    def _is_dart(self, fit: TipFit, group: np.ndarray) -> bool:
+        cfg = self.config
+        mm = self._mm_per_px
+        length_mm = fit.length_px * mm
+        area_mm2 = float(np.count_nonzero(group)) * mm * mm
+        if area_mm2 > cfg.max_dart_mm2:
+            return False
+        if length_mm >= cfg.long_dart_mm:
+            return True
+        elongation = fit.length_px / max(1.0, fit.width_px)
+        return length_mm >= cfg.min_dart_mm and elongation >= cfg.min_elongation
+
+    def _dart_event(self, name: str, fit: TipFit, offset: tuple[int, int]) -> DartEvent:
+        u, v = fit.tip[0] + offset[0], fit.tip[1] + offset[1]
+        x, y = self.calibration.image_to_board(np.array([[u, v]]))[0]
+        mm_px = self.calibration.mm_per_pixel((u, v))
+        sigma = mm_px * (0.5 + 1.5 * (1.0 - fit.quality)) + (3.0 if fit.occluded else 0.0)
+        location = self.board.locate(float(x), float(y), float(sigma))
+        return DartEvent(
+            name,
+            float(x),
+            float(y),
+            float(sigma),
+            location.zone,
+            location.candidates,
+            (float(u), float(v)),
+        )
+
+
+def _shadow_like(
+    image: np.ndarray, before: np.ndarray, change: np.ndarray, threshold: float
+) -> np.ndarray:
+    """Pixels that only got darker by one factor in every channel: a shadow on the board."""
+    f = image.astype(np.float32) + 2.0
+    b = before.astype(np.float32) + 2.0
+    ratio = f / b
+    low, high = ratio.min(axis=2), ratio.max(axis=2)
+    return (change > threshold) & (high < 0.97) & (low > 0.35) & (high - low < 0.1)
+
+
+def _scaled(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    out = image.astype(np.float32) * gain[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+__all__ = ["Detector", "DetectorConfig", "KnownDart", "robust_sigma"]
