@@ -97,7 +97,7 @@ class Sparta(Game):
         self._start_board = board_of(self.layout)
         self._city_squares = set(cities_of(self.layout))
         self._city_index = {
-            k: parse_square([int(x) for x in k.split(",")], self.size) for k in self._city_squares
+            key(index, self.size): index for owned in self.layout["cities"] for index in owned
         }
         self._start_counts = [_counts(self._start_board, player) for player in PLAYERS]
         if not _is_int(opts["hero_stock"]) or opts["hero_stock"] < 0:

@@ -151,3 +151,14 @@ def test_a_warrior_promoted_then_captured_is_lost_as_a_hero(table):
     assert after["lost"][0] == {"warrior": 0, "hero": 1}
     assert after["last"]["promoted"] == [2, 4]
     assert after["last"]["captured"] == [{"square": [2, 4], "player": 0, "kind": "hero"}]
+
+
+def test_a_conquered_city_can_be_won_back(table):
+    game, state = table.start(CITIES)
+    state = table.move(game, state, (4, 1), (3, 1), (2, 1))
+    assert state["cities"]["2,1"] == 0
+    state = table.move(game, state, (0, 0), (1, 0))
+    state = table.move(game, state, (2, 1), (3, 2))  # the conqueror walks on
+    state = table.move(game, state, (1, 0), (2, 1))
+    assert state["cities"]["2,1"] == 1, "a red warrior ending there turns it back"
+    assert state["board"][2][1] == "w", "in its own city again: no promotion for a reconquest"
