@@ -175,7 +175,7 @@ class Detector:
         new = (np.abs(f - self.scene_small) > t) & (np.abs(f - self.reference_small) > t)
         if np.count_nonzero(new) < 3:
             return False
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(new.astype(np.uint8), 8)
+        count, _labels, stats, _ = cv2.connectedComponentsWithStats(new.astype(np.uint8), 8)
         h, w = small.shape[:2]
         mm = self._mm_per_px * self._scale
         for i in range(1, count):
@@ -203,7 +203,7 @@ class Detector:
             self.scene = image.copy()
             self.scene_small = small.copy()
             return [BounceoutEvent(name)] if self.bounce_seen else []
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, 8)
+        _count, _labels, stats, _ = cv2.connectedComponentsWithStats(changed, 8)
         biggest = int(stats[1:, cv2.CC_STAT_AREA].max())
         if biggest * mm_small * mm_small > cfg.max_dart_mm2 * 1.5:
             return []  # somebody stands in front of the board: wait for the next settle
@@ -272,7 +272,7 @@ class Detector:
     # --- pieces of the decision ----------------------------------------------------------------
     def _groups(self, mask: np.ndarray) -> list[np.ndarray]:
         """Blobs of new pixels, pieces of one dart (split by an earlier dart) put together."""
-        count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
+        _count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
         mm2 = self._mm_per_px**2
         order = [i for i in np.argsort(-stats[:, cv2.CC_STAT_AREA]) if i != 0]
         order = [i for i in order if stats[i, cv2.CC_STAT_AREA] * mm2 >= 6.0]

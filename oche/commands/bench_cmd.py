@@ -1,0 +1,43 @@
+"""``oche bench ...``: measurements against targets. One function per sub-command, so other
+parts (boards, calibration, table) can add theirs: ``add_<name>_parser(sub)``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    bench = subparsers.add_parser("bench", help="benchmarks (vision, ...)")
+    sub = bench.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
+    add_vision_parser(sub)
+
+
+# --- vision -------------------------------------------------------------------------------
+def add_vision_parser(sub: argparse._SubParsersAction) -> None:
+    vision = sub.add_parser(
+        "vision", help="dart detection on seeded simulated sessions, scored against the truth"
+    )
+    vision.add_argument("--seed", type=int, default=1)
+    vision.add_argument("--sessions", type=int, default=4, help="sessions per board")
+    vision.add_argument(
+        "--boards", default="dartwars,groundround,classic", help="comma-separated board ids"
+    )
+    vision.add_argument("--json", action="store_true", help="print JSON")
+    vision.add_argument("--misses", action="store_true", help="list every miss and phantom")
+    vision.set_defaults(func=run_vision)
+
+
+def run_vision(args: argparse.Namespace) -> int:
+    from vision.bench import format_table, run
+
+    result = run([b.strip() for b in args.boards.split(",") if b.strip()], args.sessions, args.seed)
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    print(format_table(result))
+    if args.misses:
+        for board, row in result["boards"].items():
+            for miss in row["misses"]:
+                print(board, json.dumps(miss))
+    return 0

@@ -1,0 +1,153 @@
+"""``oche detect`` (darts in a folder of frames) and ``oche sim record`` (make such a folder).
+
+``oche detect --json`` prints one JSON object per line, the contract of the design notes:
+calibrated, then dart / bounceout / takeout as they happen, and a summary last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+import boards
+from calibration.model import Calibration
+from calibration.model import load as load_calibration
+from calibration.model import save as save_calibration
+from oche.errors import UserError
+from vision.detector import Detector
+from vision.events import DartEvent
+from vision.sources.replay import FolderSource
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    detect = subparsers.add_parser(
+        "detect", help="find darts in a folder of camera frames (name order, one camera)"
+    )
+    detect.add_argument("--board", required=True, help="built-in board id or board file")
+    detect.add_argument("--frames", required=True, type=Path, help="folder of images")
+    detect.add_argument(
+        "--calibration",
+        type=Path,
+        help="calibration file (default: calibrate from the markers in the first frame)",
+    )
+    detect.add_argument("--json", action="store_true", help="one JSON event per line")
+    detect.set_defaults(func=run_detect)
+
+    sim = subparsers.add_parser("sim", help="the scene simulator")
+    sim_sub = sim.add_subparsers(dest="sim_command", metavar="ACTION", required=True)
+    record = sim_sub.add_parser(
+        "record", help="write a simulated session as image files plus truth.json"
+    )
+    record.add_argument("--board", required=True, help="built-in board id or board file")
+    record.add_argument("--out", required=True, type=Path, help="folder to write (created)")
+    record.add_argument("--seed", type=int, default=1)
+    record.add_argument("--darts", type=int, default=9, help="darts thrown (3 per turn)")
+    record.add_argument(
+        "--format", choices=["jpg", "png"], default="jpg", help="image format (default jpg)"
+    )
+    record.add_argument("--width", type=int, default=1280)
+    record.add_argument("--height", type=int, default=720)
+    record.set_defaults(func=run_record)
+
+
+def _emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
+    print(json.dumps(data) if args.json else text, flush=True)
+
+
+def calibrate_first_frame(board: boards.Board, image: Any) -> Calibration:
+    """Calibrate from the board's printed markers (the calibration package does the work)."""
+    from calibration.markers import calibrate_from_markers
+
+    return calibrate_from_markers(board, image).calibration
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    board = boards.load(args.board)
+    source = FolderSource(args.frames)
+    frames = iter(source)
+    detector: Detector | None = None
+    count = 0
+    busy = 0.0
+    try:
+        for frame in frames:
+            if detector is None:
+                if args.calibration is not None:
+                    calibration = load_calibration(args.calibration)
+                    calibration.check_fits(board.id, frame.size, str(args.calibration))
+                else:
+                    calibration = calibrate_first_frame(board, frame.image)
+                rms = float(calibration.rms_mm)
+                _emit(
+                    args,
+                    {"event": "calibrated", "rms_mm": round(rms, 4)},
+                    f"calibrated: RMS {rms:.2f} mm",
+                )
+                detector = Detector(board, calibration)
+            start = time.perf_counter()
+            events = detector.process(frame)
+            busy += time.perf_counter() - start
+            count += 1
+            for event in events:
+                _emit(args, event.to_json(), _describe(event))
+    finally:
+        source.close()
+    ms = 1000 * busy / count if count else 0.0
+    _emit(
+        args,
+        {"event": "summary", "frames": count, "ms_per_frame": round(ms, 3)},
+        f"{count} frames, {ms:.1f} ms per frame",
+    )
+    return 0
+
+
+def _describe(event: Any) -> str:
+    data = event.to_json()
+    if isinstance(event, DartEvent):
+        where = (
+            f"zone {event.zone}"
+            if len(event.candidates) <= 1
+            else f"on the line between {', '.join(event.candidates)}"
+        )
+        if event.zone is None and not event.candidates:
+            where = "off the board"
+        return (
+            f"{event.frame}: dart at ({event.x_mm:.1f}, {event.y_mm:.1f}) mm "
+            f"± {event.sigma_mm:.1f} mm: {where}"
+        )
+    return f"{data['frame']}: {data['event']}"
+
+
+def run_record(args: argparse.Namespace) -> int:
+    from vision.sim.scenario import random_session
+
+    if args.darts < 1:
+        raise UserError("--darts must be at least 1")
+    board = boards.load(args.board)
+    turns = math.ceil(args.darts / 3)
+    session = random_session(
+        board, args.seed, turns=turns, darts_per_turn=3, image_size=(args.width, args.height)
+    )
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    if any(out.glob(f"frame_*.{args.format}")):
+        raise UserError(f"--out {out}: already holds frames. Fix: give an empty folder")
+    params = [cv2.IMWRITE_JPEG_QUALITY, 95] if args.format == "jpg" else []
+    for name, _timestamp, image in session:
+        if not cv2.imwrite(str(out / f"{name}.{args.format}"), image, params):
+            raise UserError(f"cannot write {out / name}.{args.format}")
+    truth = dict(session.truth)
+    truth["frame_names"] = [session.frame_name(i) for i in range(len(session.frames))]
+    (out / "truth.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+    save_calibration(session.calibration, out / "calibration.json")
+    print(
+        f"wrote {len(session.frames)} frames, truth.json and calibration.json to {out}",
+        file=sys.stdout,
+    )
+    return 0
