@@ -104,6 +104,7 @@ class DartWars(Game):
             "islands_as_homelands": rng.random() < 0.2,
             "lost_magnets_return": rng.random() < 0.8,
             "surrender_rule": rng.random() < 0.8,
+            "pardon": rng.random() < 0.9,
         }
         return cls(options=options), [f"P{i + 1}" for i in range(count)]
 
