@@ -6,8 +6,9 @@ How the map is made (all deterministic):
 
 1. The hand-typed outlines of ``world_outlines`` are projected with Miller's cylindrical
    projection onto the map area (x 80..920 mm, y 80..620 mm of a 1000 x 700 mm sheet; the
-   margin holds the calibration markers). The map is cut at the Bering Strait. A gentle lens
-   enlarges Europe, whose countries would otherwise be too small to aim at from 2 m.
+   margin holds the calibration markers). The map is cut at the Bering Strait, the Southern
+   Ocean and Antarctica are squeezed into a strip along the bottom, and smooth lenses enlarge
+   Europe and Mexico, whose countries would otherwise be too small to aim at from 2 m.
 2. Each continent is split into territories: every territory owns a few seed points, and each
    piece of land goes to the territory of its nearest seed (Voronoi cells). Islands belong
    wholly to their territory.
