@@ -50,8 +50,9 @@ def default_layout() -> dict[str, Any]:
 def normalise_layout(layout: Mapping[str, Any] | None) -> dict[str, Any]:
     """Check a layout option and return it with every square as an index.
 
-    Refuses squares off the board, two pieces (or two cities) on one square, and pieces that
-    already stand trapped (the first move would capture them, which no setup intends).
+    Refuses squares off the board, two pieces (or two cities) on one square, a board with no
+    empty square, and pieces that already stand trapped (the first move would capture them,
+    which no setup intends).
     """
     if layout is None:
         layout = default_layout()
@@ -91,6 +92,9 @@ def normalise_layout(layout: Mapping[str, Any] | None) -> dict[str, Any]:
             result[group].append(indices)
     _refuse_doubles(result, size, "warriors", "heroes")
     _refuse_doubles(result, size, "cities")
+    if len(board_of(result).replace(EMPTY, "")) == size * size:
+        # Nobody could ever move; the game would pass back and forth for ever.
+        raise RulesError("options.layout", "the layout fills every square: leave one empty")
     trapped = trapped_squares(board_of(result), size)
     if trapped:
         raise RulesError(

@@ -75,6 +75,7 @@ def test_a_diagram_round_trips_through_render():
         ({"size": 5, "warriors": [[[5, 0]], [[4, 4]]]}, "off the 5x5 board"),
         ({"size": 5, "warriors": [["z9"], []]}, "off the 5x5 board"),
         ({"size": 5, "warriors": [[[0, 0], [0, 2]], [[0, 1]]]}, "trapped pieces on [[0, 1]]"),
+        ({"size": 3, "warriors": [[[r, c] for r in range(3) for c in range(3)], []]}, "fills"),
         ({"size": 2}, "layout.size"),
         ({"size": 5, "kings": []}, "unknown field(s) kings"),
         ({"size": 5, "warriors": [[[0, 0]]]}, "two lists"),
