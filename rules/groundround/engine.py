@@ -610,9 +610,10 @@ class GroundRound(Game):
         """A random legal action, weighted so that games end: most darts hit a hex."""
         if state["phase"] != THROW:
             options = list(self._finite_options(state))
-            ending = [o for o in options if o["type"] == "end_turn"]
-            if ending and rng.random() < 0.7:
-                return ending[0]
+            # Mostly end the turn / keep the throw, as players mostly do; the rest at random.
+            usual = [o for o in options if o["type"] in ("end_turn", "keep")]
+            if usual and rng.random() < 0.7:
+                return usual[0]
             return rng.choice(options)
         player = state["current"]
         housekeeping = list(self._pin_actions(state, player))
