@@ -503,7 +503,7 @@ TERRITORIES: tuple[Territory, ...] = (
     Territory(
         "italy", "Italy & the Alps", "europe",
         ("Italy", "Switzerland", "Austria", "Slovenia", "Malta", "San Marino", "Vatican", "Liechtenstein"),
-        seeds=((12, 43), (10.5, 45), (15, 41), (16.5, 39.2), (13.5, 42), (8, 46.7), (12, 47), (14.5, 47.3), (10, 46.5)),
+        seeds=((12, 43), (10.5, 45), (15, 41), (16.5, 39.2), (13.5, 42), (8, 46.7), (12, 47), (14.5, 47.3), (10, 46.5), (16, 48)),
         islands=(SICILY,),
     ),
     Territory(
