@@ -28,6 +28,7 @@ from rules.dartwars.state import (
     allied,
     count_own,
     event,
+    fast_copy,
     name,
 )
 from rules.dartwars.throws import read_map_dart
@@ -118,6 +119,18 @@ def is_last_stronghold(state: State, player: int, zone: str) -> bool:
 
 
 def legal_moves(info: MapInfo, state: State, options: Mapping[str, Any]) -> Iterator[Action]:
+    """Every move the player may make now (moves that would dodge an owed attack excluded)."""
+    owed: list[str] | None = None
+    for move in _candidate_moves(info, state, options):
+        if not move.get("attack"):
+            if owed is None:
+                owed = owed_attacks(info, state, options)
+            if owed and dropped_duties(info, state, move, owed, options):
+                continue
+        yield move
+
+
+def _candidate_moves(info: MapInfo, state: State, options: Mapping[str, Any]) -> Iterator[Action]:
     turn = state["turn"]
     player = turn["player"]
     hits = unused_hits(turn)
@@ -154,10 +167,34 @@ def owed_attacks(info: MapInfo, state: State, options: Mapping[str, Any]) -> lis
     """Zones where an unused hit on an enemy must still become an attack."""
     player = state["turn"]["player"]
     owed = set()
-    for move in legal_moves(info, state, options):
+    for move in _candidate_moves(info, state, options):
         if move.get("attack") and not is_last_stronghold(state, player, move["from"]):
             owed.add(move["to"])
     return sorted(owed)
+
+
+def dropped_duties(
+    info: MapInfo, state: State, move: Action, owed: list[str], options: Mapping[str, Any]
+) -> list[str]:
+    """Owed attacks that a non-attacking ``move`` would make impossible (e.g. by walking the
+    only magnet that could attack away, or by letting it win an extra magnet). Spending a
+    second dart on the attacked zone by passing through it is allowed by the book."""
+    trial = fast_copy(state)
+    trial["events"] = []
+    _perform(info, trial, move["from"], move["to"], False, options)
+    if trial["phase"] != "play":
+        return []
+    player = state["turn"]["player"]
+    still = set(owed_attacks(info, trial, options))
+    hits = unused_hits(trial["turn"])
+    return [
+        zone
+        for zone in owed
+        if zone != move["to"]
+        and zone not in still
+        and hits.get(zone)
+        and enemy_count(trial, player, zone)
+    ]
 
 
 def _zone_field(info: MapInfo, action: Action, field: str) -> str:
@@ -218,6 +255,27 @@ def apply_move(info: MapInfo, state: State, action: Action, options: Mapping[str
         )
     if attack_field and not enemies:
         raise RulesError("attack-needs-enemy", f"there is no enemy in {dest} to attack")
+    owed = [] if attack else owed_attacks(info, state, options)
+    dodged = dropped_duties(info, state, action, owed, options) if owed else []
+    if dodged:
+        raise RulesError(
+            "forced-attack",
+            f"this move would leave the dart in enemy-held {', '.join(dodged)} without the "
+            "attack it owes: attack there first",
+        )
+    _perform(info, state, origin, dest, attack, options)
+    if state["phase"] == "play":
+        settle_moves(info, state, options)
+
+
+def _perform(
+    info: MapInfo, state: State, origin: str, dest: str, attack: bool, options: Mapping[str, Any]
+) -> None:
+    """Carry out a checked move: spend the hit, move the magnet, attack or win a magnet."""
+    turn = state["turn"]
+    player = turn["player"]
+    magnet = movable(state, player)[origin]
+    enemies = enemy_count(state, player, dest)
     turn["used"][_first_unused(turn, dest)] = True
     state["magnets"][magnet][1] = dest
     if attack:
@@ -227,8 +285,6 @@ def apply_move(info: MapInfo, state: State, action: Action, options: Mapping[str
     elif not enemies and info.is_country(dest) and dest not in state["visited"]:
         _extra_magnet(state, player, magnet, dest)
     check_conquest(state, dest, player, options)
-    if state["phase"] == "play":
-        settle_moves(info, state, options)
 
 
 def _first_unused(turn: Mapping[str, Any], zone: str) -> int:

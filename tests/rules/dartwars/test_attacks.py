@@ -261,3 +261,21 @@ def test_the_attacker_chooses_which_colour_he_attacks(table):
     assert {o["camp"] for o in prompt.options} == {1, 2}
     state = game.apply(state, {"type": "choose_target", "player": 0, "camp": 2})
     assert state["turn"]["combat"]["defender_player"] == 2
+
+
+def test_walking_the_only_possible_attacker_away_is_refused(table):
+    game = table.game()
+    magnets = [(0, "a"), (0, "a"), (0, "b"), (1, "c"), (1, "h")]
+    state = table.state(game, HOMES[:2], magnets, visited=["w1"])
+    state = table.darts(game, state, "c", "w1", stop=True)
+    # b's magnet could attack c, but a's two magnets can too: b may walk away.
+    state = table.move(game, state, "b", "w1")
+    assert game.prompt(state).data["owed_attacks"] == ["c"]
+    magnets = [(0, "a"), (0, "b"), (1, "c"), (1, "h")]
+    state = table.state(game, HOMES[:2], magnets)
+    state = table.darts(game, state, "c", "w1", "e", stop=False)
+    for dest in ("w1", "e"):  # water, or a new country that would lock it: both dodge
+        with pytest.raises(RulesError) as err:
+            table.move(game, state, "b", dest)
+        assert err.value.rule == "forced-attack"
+    assert {m["to"] for m in game.legal_actions(state) if m["type"] == "move"} == {"c"}
