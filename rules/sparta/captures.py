@@ -100,7 +100,7 @@ def _lines(padded: Sequence[Any], size: int) -> list[Sequence[Any]]:
 
 def lines_text(board: str, size: int) -> str:
     """Every line of the board as one string, lines separated by ``|``."""
-    padded = "|".join(board[r * size : (r + 1) * size] for r in range(size)) + "|"
+    padded = "|".join([board[i : i + size] for i in range(0, size * size, size)]) + "|"
     return "|".join(_lines(padded, size))
 
 

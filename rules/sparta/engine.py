@@ -59,7 +59,15 @@ from rules.sparta.layout import (
     normalise_layout,
     rows_of,
 )
-from rules.sparta.moves import REACH_OF, can_move, check_path, iter_paths, random_path, reachable
+from rules.sparta.moves import (
+    REACH_OF,
+    can_move,
+    check_path,
+    iter_paths,
+    paths_to,
+    random_path,
+    reachable,
+)
 
 COLOURS = ("yellow", "red")
 BLOCKED_CHOICES = ("pass", "lose")
@@ -544,11 +552,9 @@ class Sparta(Game):
             near = [t for t in targets if max(abs(t // size - row), abs(t % size - col)) <= reach]
             if not near:
                 continue
-            paths = reachable(board, size, origin, reach)
             options.extend(
-                {"type": "move", "player": player, "path": self._squares(paths[t])}
-                for t in near
-                if t in paths
+                {"type": "move", "player": player, "path": self._squares(path)}
+                for path in paths_to(board, size, origin, reach, near).values()
             )
         return rng.choice(options) if options else None
 

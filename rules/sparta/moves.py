@@ -7,7 +7,7 @@ the starting square is empty once the piece has left it, but the move may not en
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise
 from random import Random
 
@@ -55,6 +55,14 @@ def reachable(board: str, size: int, origin: int, steps: int) -> dict[int, list[
     """
     parent = _parents(board, size, origin, steps)
     return {square: _path(parent, square) for square in parent if square != origin}
+
+
+def paths_to(
+    board: str, size: int, origin: int, steps: int, targets: Iterable[int]
+) -> dict[int, list[int]]:
+    """Like ``reachable``, but only for the squares in ``targets``."""
+    parent = _parents(board, size, origin, steps)
+    return {t: _path(parent, t) for t in targets if t in parent and t != origin}
 
 
 def iter_paths(board: str, size: int, origin: int, steps: int) -> Iterator[list[int]]:
