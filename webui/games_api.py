@@ -15,10 +15,10 @@ from rules.base import ActionFormatError
 from rules.conquest.board import COLUMNS, ROWS, key_square, parse_square, square_name
 from webui.context import error, table
 
-bp = Blueprint("games_api", __name__, url_prefix="/api/conquest")
+bp = Blueprint("games_api", __name__, url_prefix="/api")
 
 
-@bp.get("/destinations")
+@bp.get("/conquest/destinations")
 def conquest_destinations():
     """Legal destinations of the current Conquest position.
 

@@ -308,3 +308,33 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     _tap(tablet, f".dice .die[data-square='{die_at[0]},{die_at[1]}']")
     tablet.wait_for_selector(".dest")
     _shot(tablet, "7_phone_portrait")
+
+    # A new game where Ann takes Bob's key: the winning square says so, then the game ends.
+    tablet.set_viewport_size({"width": 800, "height": 1280})
+    created = tablet.request.post(
+        f"{url}/api/games",
+        data={"game": "conquest", "players": ["Ann", "Bob"], "options": {"first_player": 0}},
+    )
+    assert created.ok, created.text()
+    tablet.wait_for_function(
+        "id => (document.querySelector('svg.conquest-board') || {dataset: {}}).dataset"
+        ".position === id + '|null'",
+        arg=created.json()["id"],
+    )
+    for die, target in (("0,0", "3,2"), ("8,7", "5,5")):
+        _tap(tablet, f".dice .die[data-square='{die}']")
+        old = _position(tablet)
+        _tap(tablet, f".dest[data-square='{target}']")
+        _wait_position(tablet, old)
+    _tap(tablet, ".dice .die[data-square='3,2']")
+    winning = tablet.locator(".dest[data-square='4,7']")
+    assert winning.locator("text").text_content() == "WINS"
+    _shot(tablet, "8_winning_move_offered")
+    old = _position(tablet)
+    winning.click()
+    _wait_position(tablet, old)
+    tablet.wait_for_selector("#outcome", state="visible")
+    assert "Ann" in tablet.locator("#outcome").inner_text()
+    assert tablet.locator(".tray[data-player='0'] .die.captured[data-key='yes']").count() == 1
+    assert tablet.locator(".die.movable").count() == 0
+    _shot(tablet, "9_key_taken_game_over")

@@ -188,11 +188,15 @@
     if (!last || !last.captured) return;
     const victim = view.snap.state.captured.find((d) => d.id === last.captured);
     if (!victim) return;
-    const x = cellX(victim.at) + S - 40;
-    const y = cellY(victim.at) - 4;
+    const size = 50;
+    const x = cellX(victim.at) + S - size + 4;
+    const y = cellY(victim.at) - 6;
     const g = el("g", { class: "captured-mark", "pointer-events": "none", "data-id": victim.id }, svg);
-    drawDie(g, { ...victim, at: null }, x, y, 44, Oche.playerColor(view.snap, victim.owner), { class: "die ghost" });
-    el("path", { d: `M${x + 6},${y + 6} L${x + 38},${y + 38} M${x + 38},${y + 6} L${x + 6},${y + 38}`, stroke: "#b91c1c", "stroke-width": 5, "stroke-linecap": "round" }, g);
+    drawDie(g, { ...victim, at: null }, x, y, size, Oche.playerColor(view.snap, victim.owner), { class: "die ghost" });
+    const a = size * 0.12;
+    const b = size * 0.88;
+    el("path", { d: `M${x + a},${y + a} L${x + b},${y + b} M${x + b},${y + a} L${x + a},${y + b}`, stroke: "#fff", "stroke-width": 9, "stroke-linecap": "round" }, g);
+    el("path", { d: `M${x + a},${y + a} L${x + b},${y + b} M${x + b},${y + a} L${x + a},${y + b}`, stroke: "#b91c1c", "stroke-width": 5, "stroke-linecap": "round" }, g);
   }
 
   function movableSet(snap) {
@@ -269,7 +273,8 @@
         });
       }
       if (wins) {
-        el("text", { x: x + S / 2, y: y + S - 6, "font-size": 22, "font-weight": "bold", fill: "#15803d", "text-anchor": "middle", stroke: "#fff", "stroke-width": 4, "paint-order": "stroke" }, g).textContent = "WINS";
+        el("rect", { x: x + 14, y: y + S - 30, width: S - 28, height: 26, rx: 13, fill: "#15803d", "pointer-events": "none" }, g);
+        el("text", { x: x + S / 2, y: y + S - 10, "font-size": 19, "font-weight": "bold", fill: "#fff", "text-anchor": "middle", "pointer-events": "none" }, g).textContent = "WINS";
       }
     }
   }
@@ -471,7 +476,8 @@
       view.selected = null;
       view.choosing = null;
     }
-    if (newPosition || !view.board) fetchMoves(snap);
+    // Also ask again when an earlier answer was lost (network) or arrived for another position.
+    if (newPosition || !view.board || (!view.moves && !view.fetching)) fetchMoves(snap);
     draw();
   }
 
