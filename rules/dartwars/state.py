@@ -46,8 +46,11 @@ def fast_copy(state: State) -> State:
     new = {key: _deep(value) for key, value in state.items() if key not in _SHAPED}
     new["magnets"] = {m: list(v) for m, v in state["magnets"].items()}
     new["visited"] = dict(state["visited"])
-    for key in ("players", "failures", "homelands", "play_order", "master", "supply", "removed"):
+    for key in _LISTS:
         new[key] = list(state[key])
+    order = state["order"]
+    new["order"] = {"contenders": list(order["contenders"]), "throws": list(order["throws"])}
+    new["events"] = [dict(e) for e in state["events"]]
     turn = state["turn"]
     if turn is not None:
         turn = dict(turn)
@@ -64,20 +67,17 @@ def fast_copy(state: State) -> State:
     return new
 
 
-_SHAPED = frozenset(
-    (
-        "magnets",
-        "visited",
-        "players",
-        "failures",
-        "homelands",
-        "play_order",
-        "master",
-        "supply",
-        "removed",
-        "turn",
-    )
+_LISTS = (
+    "players",
+    "colours",
+    "failures",
+    "homelands",
+    "play_order",
+    "master",
+    "supply",
+    "removed",
 )
+_SHAPED = frozenset((*_LISTS, "magnets", "visited", "order", "events", "turn"))
 
 
 def initial_state(board_id: str, players: list[str], supply: int) -> State:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from rules.base import action_from_text, action_to_text
 from rules.dartwars import DartWars
 from rules.dartwars.practice import small_world
-from rules.dartwars.state import free_players
+from rules.dartwars.state import fast_copy, free_players
 from rules.selfplay import check_state, play_one
 
 BOARD = small_world()
@@ -97,3 +97,22 @@ def test_any_legal_action_keeps_the_state_sound(setup):
         state = game.apply(state, action)
         assert check_state(game, state) == []
         _sound(game, state)
+
+
+def test_the_engine_copy_is_deep_and_faithful():
+    game = DartWars(BOARD)
+    rng = random.Random(7)
+    states = []
+    play_one(game, ["A", "B", "C"], rng, on_state=states.append)
+    for state in states[::5]:
+        copy = fast_copy(state)
+        assert copy == state
+        frozen = json.dumps(state, sort_keys=True)
+        for magnet in copy["magnets"].values():
+            magnet[1] = "moved"
+        if copy["turn"] is not None:
+            copy["turn"]["hits"].append("x")
+            copy["turn"]["locked"]["x"] = "new"
+        copy["order"]["throws"].append(1.0)
+        copy["supply"][0] = -1
+        assert json.dumps(state, sort_keys=True) == frozen
