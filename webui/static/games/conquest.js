@@ -32,6 +32,7 @@
     fetching: null,
     selected: null, // "c,r" of the touched die
     choosing: null, // {to: "c,r", entries: [...]} while the player picks one of several paths
+    sending: false,
   };
 
   const el = (name, attrs, parent) => Oche.svgEl(name, attrs, parent);
@@ -361,12 +362,18 @@
   }
 
   async function send(entry) {
+    if (view.sending) return; // a double tap must not send the move twice
+    view.sending = true;
     try {
       const data = await Oche.post("/api/action", { action: entry.action });
       view.selected = null;
       view.choosing = null;
-      Oche.render(data);
-    } catch (e) { /* Oche.post flashed the reason */ }
+      await Oche.render(data);
+    } catch (e) {
+      /* Oche.post flashed the reason */
+    } finally {
+      view.sending = false;
+    }
   }
 
   // --- touching the board --------------------------------------------------------------
