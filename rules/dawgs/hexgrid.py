@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from functools import cache
 
 Hex = tuple[int, int]
 
@@ -163,8 +164,15 @@ def in_cone(front: Hex, heading: int, target: Hex, reach: int = 3) -> bool:
 def cone(front: Hex, heading: int, reach: int = 3) -> Iterator[Hex]:
     """All hexes of the cone of fire (not clipped to the map), bottom row first."""
     fx, fy = front
-    for dy in range(-reach, reach + 1):
-        for dx in range(-2 * reach, 2 * reach + 1):
-            target = (fx + dx, fy + dy)
-            if is_hex((dx, dy)) and in_cone(front, heading, target, reach):
-                yield target
+    for dx, dy in _cone_offsets(heading, reach):
+        yield (fx + dx, fy + dy)
+
+
+@cache
+def _cone_offsets(heading: int, reach: int) -> tuple[Hex, ...]:
+    return tuple(
+        (dx, dy)
+        for dy in range(-reach, reach + 1)
+        for dx in range(-2 * reach, 2 * reach + 1)
+        if is_hex((dx, dy)) and in_cone((0, 0), heading, (dx, dy), reach)
+    )
