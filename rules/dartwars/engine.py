@@ -133,6 +133,12 @@ class DartWars(Game):
         if not isinstance(action, Mapping):
             raise ActionFormatError("type", "an action is a JSON object with a string type")
         kind = require(action, "type", str)
+        if state.get("board") != self.board.id:
+            raise RulesError(
+                "board",
+                f"this state was made on board {state.get('board')!r}, "
+                f"this engine plays on {self.board.id!r}",
+            )
         if state["phase"] == "over":
             raise RulesError("game-over", "the game is over: no more actions")
         player = require(action, "player", int)

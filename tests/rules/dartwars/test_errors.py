@@ -31,6 +31,11 @@ def _refused(game, state, action, rule):
     return err.value
 
 
+def test_a_state_from_another_board_is_refused(moving):
+    game, state = moving
+    _refused(game, {**state, "board": "dartwars"}, {"type": "end_moves", "player": 0}, "board")
+
+
 def test_wrong_player_is_refused_and_named(moving):
     game, state = moving
     err = _refused(game, state, {"type": "end_moves", "player": 1}, "not-your-turn")
