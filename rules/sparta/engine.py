@@ -585,7 +585,7 @@ class Sparta(Game):
         if set(cities) != self._city_squares:
             problems.append("the set of city squares changed")
         if any(owner not in PLAYERS for owner in cities.values()):
-            problems.append(f"a city has a bad owner: {cities}")
+            return [*problems, f"a city has a bad owner: {cities}"]
         for player in PLAYERS:
             began, now = self._start_counts[player], _counts(board, player)
             promoted, lost = state["promotions"][player], state["lost"][player]
