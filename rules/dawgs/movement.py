@@ -63,8 +63,10 @@ def _play_special(plane: Plane, card: str, number: int, config: Config) -> None:
 def move(state: State, player: int, config: Config) -> None:
     """Fly ``speed`` increments forward (speed 0: sink one increment straight down).
 
-    Stops early when the nose would leave a side (the plane leaves the map), pass the top
-    (it stops, speed 0) or enter the ground (it crashes; checked by the caller).
+    Each increment looks at the hex the nose would enter: the ground ends the move there
+    (the caller finds the crash), a side edge takes the plane off the map, the top edge
+    stops it with speed 0. The ground is checked first, so a plane diving into a bottom
+    corner crashes rather than escaping over the side.
     """
     plane = state["planes"][player]
     front, zig = front_of(plane), plane["zig"]
@@ -72,6 +74,9 @@ def move(state: State, player: int, config: Config) -> None:
     for _ in range(max(plane["speed"], 1)):
         nxt, next_zig = hexgrid.step(front, heading, zig)
         column = hexgrid.column_of(nxt)
+        if hexgrid.altitude_of(nxt) <= 0:
+            front, zig = nxt, next_zig
+            break
         if column < 0 or column >= config.columns:
             plane["front"], plane["zig"] = list(front), zig
             leave_map(state, player, "left" if column < 0 else "right", config)
@@ -81,8 +86,6 @@ def move(state: State, player: int, config: Config) -> None:
             state["events"].append(f"{state['players'][player]} stalls at the top of the map")
             break
         front, zig = nxt, next_zig
-        if hexgrid.altitude_of(front) <= 0:
-            break
     plane["front"], plane["zig"] = list(front), zig
 
 

@@ -397,3 +397,55 @@ def test_cards_return_to_hand_each_round(h, game) -> None:
     assert "steady_aim" in game.hand(state, 0)
     choices = list(game.card_choices(state, 0))
     assert {"type": "choose_cards", "player": 0, "cards": ["2", "special"]} in choices
+
+
+def test_diving_into_a_bottom_corner_crashes_instead_of_leaving(h, game) -> None:
+    # Bottom-left hex, nose down-left: the next hex is both below the ground and past the
+    # left edge. The ground wins: the plane crashes and does not respawn.
+    state = h.build(
+        game,
+        [
+            {"front": h.at(0, 1), "heading": 8, "speed": 1},
+            {"front": h.at(16, 9), **LEVEL_LEFT},
+            {"front": h.at(10, 12), **LEVEL_LEFT},
+        ],
+    )
+    state = h.play(
+        game, state, {0: ["1", "no_change"], 1: ["1", "no_change"], 2: ["1", "no_change"]}
+    )
+    assert state["planes"][0]["fate"] == "crashed"
+
+
+def test_the_phases_run_in_book_order(h, game) -> None:
+    # One round that needs every kind of input: P1 flies off the right edge (respawn roll,
+    # phase 2), P2 has P3 in its cone (fire, phase 3), P3 is damaged at speed 1 (breakup
+    # roll, phase 5); then round 2 starts with card choices (phase 1).
+    state = h.build(
+        game,
+        [
+            {"front": h.at(20, 12), "heading": 0, "speed": 3},
+            {"front": h.at(3, 8), "heading": 0, "speed": 1},
+            {"front": h.at(6, 8), "heading": 0, "speed": 1, "damage": 1},
+        ],
+    )
+    seen = []
+    state = h.play(
+        game, state, {0: ["1", "no_change"], 1: ["1", "no_change"], 2: ["1", "no_change"]}
+    )
+    seen.append((state["phase"], game.prompt(state).kind))
+    state = h.roll(game, state, 2)
+    seen.append((state["phase"], game.prompt(state).kind))
+    state = game.apply(state, {"type": "fire", "player": 1, "target": 2})
+    seen.append((state["phase"], game.prompt(state).kind))
+    state = h.roll(game, state, 1)
+    seen.append((state["phase"], game.prompt(state).kind))
+    state = h.roll(game, state, 1)
+    seen.append((state["phase"], game.prompt(state).kind))
+    assert seen == [
+        ("move", "roll"),
+        ("fire", "choose_target"),
+        ("fire", "roll"),
+        ("breakup", "roll"),
+        ("place", "choose_cards"),
+    ]
+    assert state["round"] == 2 and state["turn_number"] == 2
