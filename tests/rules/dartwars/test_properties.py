@@ -49,6 +49,7 @@ def _sound(game, state):
     if game.outcome(state) is None:
         prompt = game.prompt(state)
         assert prompt.player == game.whose_move(state)
+        assert state["players"][prompt.player] in prompt.text
         first = next(iter(game.legal_actions(state)))
         assert first["player"] == prompt.player
 

@@ -8,7 +8,7 @@ import boards
 from rules import get_game
 from rules.darts import dart_at
 from rules.dartwars import DartWars
-from rules.selfplay import play_one
+from rules.selfplay import check_state, play_one
 
 BOARD = boards.load("dartwars")
 
@@ -51,3 +51,14 @@ def test_random_games_on_the_world_map_finish_cleanly():
         state, _actions, violations = play_one(game, players, rng)
         assert violations == []
         assert len(game.outcome(state).winners) == 1
+
+
+def test_uniformly_random_legal_actions_on_the_world_map_are_accepted():
+    game = DartWars(options={"islands_as_homelands": True})
+    rng = random.Random(3)
+    state = game.new_state(["A", "B", "C", "D", "E"])
+    for _ in range(400):
+        if game.outcome(state) is not None:
+            break
+        state = game.apply(state, rng.choice(list(game.legal_actions(state))))
+        assert check_state(game, state) == []
