@@ -15,6 +15,7 @@ from rules.base import RulesError
 COMMAND_MODULES = [
     "boards_cmd",
     "rules_cmd",
+    "calibrate_cmd",
     "detect_cmd", "bench_cmd",
 ]
 
