@@ -224,7 +224,7 @@ def _resolve(state: State, attacker_won: bool, options: Mapping[str, Any]) -> No
         state,
         "combat",
         f"{name(state, winner)} beats {name(state, loser)} in {zone}"
-        + (" (fight to the death)" if to_the_death else ""),
+        + (" (no surrender in a homeland: removed)" if to_the_death else ""),
         zone=zone,
         winner=winner,
         loser=loser,

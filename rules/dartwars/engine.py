@@ -195,7 +195,9 @@ class DartWars(Game):
     def prompt(self, state: State) -> Prompt:
         if state["phase"] == "over":
             winner = state["result"]["winners"][0]
-            return Prompt(None, "over", f"{name(state, winner)} is the Master of the World")
+            return Prompt(
+                None, "over", f"{name(state, winner)} wins: nobody else still holds a homeland"
+            )
         pending = state["pending"]
         if pending is not None:
             who = name(state, pending["player"])
@@ -221,7 +223,7 @@ class DartWars(Game):
             return Prompt(
                 p,
                 "throw_for_order",
-                f"{name(state, p)}: throw a dart at the target; the closest to the centre starts",
+                f"{name(state, p)}: one dart at the target to decide who starts (nearest the bull)",
                 self._throw_buttons(p),
                 THROW_ACCEPTS,
                 {"contenders": list(state["order"]["contenders"])},

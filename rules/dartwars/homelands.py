@@ -4,7 +4,7 @@
   stands on it and no magnet of the owner's camp is left there (all defenders beaten, or it
   was empty when he arrived). The owner becomes the conqueror's slave (``master[owner]``).
   This holds for a slave's homeland too: its conqueror becomes the slave's new master.
-- Camps: a player, his slaves, their slaves... The slave of my slave is my slave, so a
+- Camps: a player, his slaves, their slaves... A slave's slaves serve his master too, so a
   conquered master brings his whole camp along. Players of one camp never fight.
 - A conquered player with no magnet left on the map is pardoned one magnet, put on his
   (lost) homeland.

@@ -238,7 +238,7 @@ def test_in_the_defenders_homeland_the_loser_is_removed(table):
     state = table.move(game, state, "f", "h")
     state = table.fight(game, state, 0, 0.1, 0.5)
     assert table.own(state, 0, "h") == 1 and table.own(state, 1, "h") == 1
-    assert state["supply"][0] == 13  # no colour change: a fight to the death
+    assert state["supply"][0] == 13  # no colour change in a homeland
 
 
 def test_in_the_attackers_homeland_the_loser_is_removed(table):

@@ -90,7 +90,7 @@ def test_the_master_decides_who_defends_a_shared_zone(table):
     assert game.prompt(state).player == 1  # the slave throws for his own magnet
 
 
-def test_the_slave_of_my_slave_is_my_slave(table):
+def test_a_slaves_slave_joins_the_new_masters_camp(table):
     game = table.game()
     magnets = [(0, "a"), (0, "i"), (1, "h"), (2, "e"), (3, "d"), (3, "c")]
     state = table.state(game, HOMES, magnets, masters={2: 1})

@@ -95,7 +95,7 @@ def test_first_visit_of_a_country_wins_one_magnet_once_ever(table):
     assert state["visited"]["e"] == 1
 
 
-def test_islands_and_white_territories_are_countries_water_is_not(table):
+def test_islands_and_white_zones_count_as_countries_water_does_not(table):
     game, state = _start(table, [(0, "w7"), (0, "w5"), (0, "w6"), (1, "h")])
     state = table.darts(game, state, "i", "g", "w5")
     state = table.move(game, state, "w7", "i")
