@@ -215,3 +215,23 @@ def test_a_dart_in_the_target_or_off_the_map_moves_nothing(table):
     state = game.apply(state, dart_in_zone(0, "target"))
     state = game.apply(state, {"type": "dart", "player": 0, "zone": None, "candidates": []})
     assert state["turn"]["hits"] == [] and state["turn"]["thrown"] == 2
+
+
+def test_a_fallen_dart_cannot_be_struck_off_once_moves_began(table):
+    game, state = _start(table, [(0, "a"), (0, "d"), (1, "h")], visited=["b", "c"])
+    state = table.darts(game, state, "b", "c", stop=True)
+    state = table.move(game, state, "a", "b")
+    with pytest.raises(RulesError) as err:
+        game.apply(state, {"type": "dart_fell", "player": 0, "dart": 1})
+    assert err.value.rule == "dart-fell"
+
+
+def test_a_player_without_magnets_still_takes_his_turns(table):
+    game = table.game()
+    state = table.state(game, HOMES, [(1, "h"), (1, "e")], player=1)
+    state = table.darts(game, state, "f", stop=True)
+    state = table.end_moves(game, state)
+    prompt = game.prompt(state)
+    assert prompt.kind == "dart" and prompt.player == 0
+    state = table.darts(game, state, "b", "c", "d")  # nothing to move: the turn passes
+    assert state["turn"]["player"] == 1
