@@ -97,8 +97,13 @@ def read_dart(action: Mapping[str, Any], board: Board) -> Dart:
     zone = action.get("zone")
     if zone is not None and not isinstance(zone, str):
         raise ActionFormatError("zone", 'field "zone" must be a zone id or null')
-    candidates = tuple(action.get("candidates") or ([zone] if zone else []))
-    subzones = tuple(action.get("subzones") or ())
+    raw_candidates = action.get("candidates") or ([zone] if zone else [])
+    raw_subzones = action.get("subzones") or []
+    for name, value in (("candidates", raw_candidates), ("subzones", raw_subzones)):
+        if not isinstance(value, list | tuple):
+            raise ActionFormatError(name, f'field "{name}" must be a list of zone ids')
+    candidates = tuple(raw_candidates)
+    subzones = tuple(raw_subzones)
     for name, ids in (("candidates", candidates), ("subzones", subzones)):
         for zone_id in ids:
             if not isinstance(zone_id, str):

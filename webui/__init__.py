@@ -47,10 +47,11 @@ def create_app(
         store.set_setting("pin", f"{secrets.randbelow(10_000):04d}")
     app.extensions["oche"] = {"table": table, "camera": camera}
 
-    from webui import api, pages, stream
+    from webui import api, games_api, pages, stream
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(games_api.bp)
     app.register_blueprint(stream.bp)
     return app
 
