@@ -12,15 +12,16 @@ Actions (every one names the acting ``player``; for ``roll`` it may be left out)
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from rules.base import Action, ActionFormatError, Game, Outcome, Prompt, RulesError, State, require
-from rules.dawgs import combat, data, flow, hexgrid, movement, setup
+from rules.dawgs import cards, combat, data, flow, invariants, movement, setup, views
 from rules.dawgs.config import Config, build_config
-from rules.dawgs.planes import IN_GAME, STATUSES, body_of, front_of, targets_in_cone
+from rules.dawgs.planes import targets_in_cone
 
 ROLL_TASKS = {
     "side_roll": "roll for your starting side (even: right, odd: left)",
@@ -46,6 +47,8 @@ class DawgsOfWar(Game):
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
+        # Own copies, so that nobody can change the shared defaults through ``options``.
+        self.options = copy.deepcopy(self.options)
         self.config: Config = build_config(self.options)
 
     # --- setup ---------------------------------------------------------------------
@@ -124,22 +127,11 @@ class DawgsOfWar(Game):
 
     def card_choices(self, state: State, player: int) -> Iterator[Action]:
         """Every card pair ``player`` may choose now (the buttons of a private hand)."""
-        if state["phase"] != "place" or player not in flow.undecided(state):
-            return
-        seconds = list(data.SECOND_CARDS)
-        if state["planes"][player]["special"] is None:
-            seconds.remove(data.SPECIAL)
-        for number in data.NUMBER_CARDS:
-            for second in seconds:
-                yield {"type": "choose_cards", "player": player, "cards": [number, second]}
+        return cards.card_choices(state, player)
 
     def hand(self, state: State, player: int) -> list[str]:
         """The control cards in ``player``'s hand, special by its real id (private)."""
-        plane = state["planes"][player]
-        if plane["status"] == "eliminated":
-            return []
-        cards = [*data.NUMBER_CARDS, data.CLOCKWISE, data.COUNTER_CLOCKWISE, data.NO_CHANGE]
-        return cards + ([plane["special"]] if plane["special"] else [])
+        return cards.hand(state, player)
 
     def _task_actions(self, state: State, task: dict[str, Any]) -> Iterator[Action]:
         player, kind = task["player"], task["task"]
@@ -211,23 +203,7 @@ class DawgsOfWar(Game):
             raise RulesError("place-cards", "only a pilot whose plane is on the map chooses cards")
         if plane["chosen"] is not None:
             raise RulesError("place-cards", "you have already chosen your cards this round")
-        cards = require(action, "cards", list)
-        if len(cards) != 2 or not all(isinstance(c, str | int) for c in cards):
-            raise ActionFormatError("cards", "cards is a list of exactly two card names")
-        names = [str(c) for c in cards]
-        numbers = [c for c in names if c in data.NUMBER_CARDS]
-        others = [c for c in names if c not in data.NUMBER_CARDS]
-        if len(numbers) != 1 or len(others) != 1:
-            raise RulesError("place-cards", "play exactly one number card (1, 2 or 3)")
-        second = others[0]
-        if second == plane["special"] and second is not None:
-            second = data.SPECIAL
-        if second == data.SPECIAL and plane["special"] is None:
-            raise RulesError("place-cards", "you hold no special ability card")
-        if second not in data.SECOND_CARDS:
-            allowed = ", ".join(data.SECOND_CARDS)
-            raise RulesError("place-cards", f"the second card must be one of {allowed}")
-        plane["chosen"] = [numbers[0], second]
+        plane["chosen"] = cards.check_choice(plane, require(action, "cards", list))
 
     def _answer_task(self, state: State, action: Mapping[str, Any], kind: str) -> None:
         if not state["queue"]:
@@ -300,124 +276,11 @@ class DawgsOfWar(Game):
 
     # --- views, logs and checks -------------------------------------------------------
     def view(self, state: State, viewer: int | None) -> State:
-        """What ``viewer`` may see (``None``: spectator); adds geometry for drawing.
-
-        Hidden: other players' chosen but unrevealed cards, the special card in their hand
-        and the order of the special deck.
-        """
-        seen = _copy(state)
-        for index, plane in enumerate(seen["planes"]):
-            plane["has_chosen"] = plane["chosen"] is not None
-            if index != viewer:
-                plane["chosen"] = None
-                if plane["special"] is not None:
-                    plane["special"] = "hidden"
-        seen["deck"] = ["hidden"] * len(state["deck"])
-        seen["display"] = self._display(state, viewer)
-        return seen
-
-    def _display(self, state: State, viewer: int | None) -> dict[str, Any]:
-        columns, rows = self.config.columns, self.config.rows
-        planes = []
-        for plane in state["planes"]:
-            if plane["status"] != "flying":
-                planes.append(None)
-                continue
-            front, heading = front_of(plane), plane["heading"]
-            cone = [
-                list(h)
-                for h in hexgrid.cone(front, heading, self.config.fire_range)
-                if 0 <= h[1] < rows and 0 <= hexgrid.column_of(h) < columns
-            ]
-            planes.append(
-                {
-                    "body": [list(h) for h in body_of(plane)],
-                    "cone": cone,
-                    "vuln": self.config.vuln(plane["speed"]),
-                    "altitude": hexgrid.altitude_of(front),
-                }
-            )
-        shown: dict[str, Any] = {"planes": planes, "vuln_track": list(self.config.vuln_track)}
-        if viewer is not None and 0 <= viewer < len(state["players"]):
-            shown["hand"] = self.hand(state, viewer)
-            shown["card_choices"] = list(self.card_choices(state, viewer))
-        return shown
+        """What ``viewer`` may see (``None``: spectator), plus geometry for drawing."""
+        return views.player_view(state, viewer, self.config)
 
     def describe_action(self, state: State, action: Action) -> str:
-        names = state["players"]
-        kind = action.get("type")
-        player = action.get("player")
-        if player is None and state["queue"]:
-            player = state["queue"][0]["player"]
-        who = names[player] if isinstance(player, int) and 0 <= player < len(names) else "?"
-        if kind == "choose_cards":
-            return f"{who} chooses two cards"
-        if kind == "roll":
-            return f"{who} rolls {action.get('value')}"
-        if kind == "draw_special":
-            return f"{who} draws a special ability card"
-        if kind == "choose_side":
-            return f"{who}'s team starts on the {action.get('side')}"
-        if kind == "fire":
-            target = action.get("target")
-            shown = names[target] if isinstance(target, int) and 0 <= target < len(names) else "?"
-            return f"{who} fires at {shown}"
-        if kind == "hold_fire":
-            return f"{who} holds fire"
-        return super().describe_action(state, action)
+        return views.describe(state, action) or super().describe_action(state, action)
 
     def check_invariants(self, state: State) -> list[str]:
-        return _invariants(state, self.config)
-
-
-def _invariants(state: State, config: Config) -> list[str]:
-    problems: list[str] = []
-    phase = state["phase"]
-    if phase not in ("setup", "place", "move", "fire", "breakup", "over"):
-        problems.append(f"unknown phase {phase!r}")
-    if (state["outcome"] is None) == (phase == "over"):
-        problems.append("outcome must be set exactly when the phase is over")
-    if state["turn_number"] != state["round"]:
-        problems.append("turn_number must equal the round")
-    held: list[str] = []
-    for index, plane in enumerate(state["planes"]):
-        tag = f"plane {index}"
-        if plane["status"] not in STATUSES:
-            problems.append(f"{tag} has unknown status {plane['status']!r}")
-        on_map = plane["status"] == "flying"
-        if on_map != (plane["front"] is not None):
-            problems.append(f"{tag}: only a plane on the map has a front hex")
-        if on_map:
-            front = front_of(plane)
-            if not hexgrid.is_hex(front):
-                problems.append(f"{tag} front {front} is not a hex")
-            column = hexgrid.column_of(front)
-            if not 0 <= column < config.columns or not 0 <= front[1] < config.rows:
-                problems.append(f"{tag} nose {front} is off the map")
-            if any(hexgrid.altitude_of(h) <= 0 for h in body_of(plane)):
-                problems.append(f"{tag} is in the ground but not eliminated")
-        if not 0 <= plane["heading"] < hexgrid.HEADINGS:
-            problems.append(f"{tag} heading {plane['heading']} out of range")
-        if not 0 <= plane["speed"] <= config.max_speed:
-            problems.append(f"{tag} speed {plane['speed']} off the track")
-        if plane["damage"] is not None and not 0 <= plane["damage"] <= config.max_speed:
-            problems.append(f"{tag} damage token {plane['damage']} off the track")
-        if plane["chosen"] is not None and (phase != "place" or not on_map):
-            problems.append(f"{tag} holds hidden cards outside the Place Cards phase")
-        if plane["status"] == "eliminated" and (plane["special"] or plane["in_play"]):
-            problems.append(f"{tag} is out of the game but still holds a special card")
-        if plane["cf_on"] is not None and state["planes"][plane["cf_on"]]["status"] not in IN_GAME:
-            problems.append(f"{tag} has a continuous fire token on an eliminated plane")
-        held += [card for card in (plane["special"], plane["in_play"]) if card]
-    counted = sorted(held + state["deck"] + state["discard"])
-    if counted != config.special_deck():
-        problems.append("special cards were lost or duplicated")
-    for task in state["queue"]:
-        if state["planes"][task["player"]]["status"] == "eliminated":
-            problems.append(f"task {task['task']} waits on an eliminated plane")
-    if phase == "over" and not state["outcome"]["draw"]:
-        teams = {state["teams"][i] for i in state["outcome"]["winners"]}
-        alive = {state["teams"][i] for i, p in enumerate(state["planes"]) if p["status"] in IN_GAME}
-        if len(teams) != 1 or alive != teams:
-            problems.append("the winners are not the one team left in the sky")
-    return problems
+        return invariants.check(state, self.config)

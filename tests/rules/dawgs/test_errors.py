@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.base import ActionFormatError, RulesError
 from rules.dawgs import DawgsOfWar
@@ -86,3 +89,43 @@ def test_descriptions_name_the_player_but_not_the_card(h, game) -> None:
     assert "afterburner" not in text
     cards = {"type": "choose_cards", "player": 1, "cards": ["3", "special"]}
     assert game.describe_action(state, cards) == "Bob chooses two cards"
+
+
+junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 12), st.text(max_size=12))
+actions = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(
+            ["choose_side", "roll", "draw_special", "choose_cards", "fire", "hold_fire", "x"]
+        )
+    },
+    optional={
+        "player": junk,
+        "value": junk,
+        "side": junk,
+        "index": junk,
+        "card": junk,
+        "target": junk,
+        "cards": st.one_of(junk, st.lists(junk, max_size=3)),
+    },
+)
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 10_000), st.lists(actions, min_size=1, max_size=12))
+def test_junk_actions_raise_rules_errors_and_leave_the_state_alone(seed, junk_actions) -> None:
+    rng = random.Random(seed)
+    game, players = DawgsOfWar.random_setup(rng)
+    state = game.new_state(players)
+    for _ in range(rng.randint(0, 40)):
+        if game.outcome(state) is not None:
+            break
+        state = game.apply(state, game.random_action(state, rng))
+    for action in junk_actions:
+        before = json.dumps(state, sort_keys=True)
+        try:
+            after = game.apply(state, action)
+        except RulesError:
+            assert json.dumps(state, sort_keys=True) == before
+            continue
+        assert game.check_invariants(after) == []
+        assert json.dumps(state, sort_keys=True) == before

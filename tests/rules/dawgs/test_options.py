@@ -228,3 +228,23 @@ def test_bad_options_are_named(options, words) -> None:
 def test_bad_teams_are_named(teams, players, words) -> None:
     with pytest.raises(RulesError, match=words):
         DawgsOfWar({"teams": teams}).new_state([f"P{i}" for i in range(players)])
+
+
+def test_a_plane_waiting_to_respawn_is_out_of_the_fight(h) -> None:
+    # P2, badly damaged, flies off the right edge with delayed respawn. It would have been in
+    # P1's cone and would need a breakup roll (token on speed 0); off the board it gets
+    # neither, chooses no cards next round, and still keeps the game going.
+    game = DawgsOfWar({"delayed_respawn": True})
+    state = h.build(
+        game,
+        [
+            {"front": h.at(17, 8), "heading": 0, "speed": 1},
+            {"front": h.at(20, 8), "heading": 0, "speed": 3, "damage": 0},
+            {"front": h.at(5, 2), "heading": 6, "speed": 1},
+        ],
+    )
+    state = h.play(game, state, {0: CRUISE, 1: CRUISE, 2: CRUISE})
+    assert state["planes"][1]["status"] == "off_board"
+    prompt = game.prompt(state)
+    assert (prompt.kind, prompt.data["waiting_for"]) == ("choose_cards", [0, 2])
+    assert state["round"] == 2 and game.outcome(state) is None
