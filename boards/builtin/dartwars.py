@@ -171,7 +171,7 @@ def across_mm(geometry: shapely.Geometry) -> float:
     return round(2.0 * radius, 2)
 
 
-def _touch(a: shapely.Geometry, b: shapely.Geometry) -> bool:
+def _boxes_touch(a: shapely.Geometry, b: shapely.Geometry) -> bool:
     ax0, ay0, ax1, ay1 = a.bounds
     bx0, by0, bx1, by1 = b.bounds
     return ax0 <= bx1 + 0.1 and bx0 <= ax1 + 0.1 and ay0 <= by1 + 0.1 and by0 <= ay1 + 0.1
@@ -282,6 +282,8 @@ def build_land() -> dict[str, Polygon | MultiPolygon]:
 def _check_straits(
     land: dict[str, Polygon | MultiPolygon], islands: dict[str, list[Polygon]]
 ) -> None:
+    """Islands keep clear water around them, so that a dart on the coast of one never
+    counts as a line hit on another territory and islands border only the sea."""
     problems = []
     for tid, parts in sorted(islands.items()):
         for part in parts:
@@ -339,7 +341,7 @@ def build_water(
                 (
                     (_shared_border(piece, geom), k)
                     for k, geom in sorted(mains.items())
-                    if _touch(piece, geom)
+                    if _boxes_touch(piece, geom)
                 ),
                 default=(0.0, (0, 0)),
             )

@@ -1,8 +1,9 @@
 """Stylised world outlines for the Dart Wars map, typed by hand as (longitude, latitude).
 
 These are coarse drawings, not survey data: straits that would vanish at the printed scale are
-widened, small islands are drawn fatter than they are, and inlets (Persian Gulf, Baltic bays,
-the Caspian) are left out so that every area stays big enough to hit with a dart.
+widened, small islands are drawn fatter than they are, and inlets and lakes (the Persian Gulf,
+the Gulf of Riga, the Caspian, the Great Lakes) are left out so that every area stays big
+enough to hit with a dart. The Black Sea is kept as a water zone of its own.
 ``boards.builtin.dartwars`` projects them, splits the continents into territories and lays
 the water grid over the oceans.
 
@@ -284,7 +285,7 @@ NEWFOUNDLAND = Island(
 BAFFIN = Island(
     (
         (-90.0, 73.0), (-80.0, 73.7), (-71.0, 71.5), (-66.0, 68.0), (-61.5, 66.5),
-        (-65.0, 63.5), (-69.0, 63.2), (-74.0, 64.5), (-77.5, 65.2), (-73.5, 67.5),
+        (-65.0, 63.5), (-69.0, 63.2), (-74.0, 64.5), (-77.5, 65.2), (-75.5, 67.5),
         (-79.0, 70.2), (-86.0, 70.8),
     )
 )
