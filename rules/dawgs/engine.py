@@ -98,14 +98,16 @@ class DawgsOfWar(Game):
                 return Prompt(player, kind, text, options, ("draw_special",), data_)
             text = f"{names[player]}: fire at one enemy plane in your cone, or hold fire."
             return Prompt(player, "choose_target", text, options, ("fire", "hold_fire"))
+        # Every pilot still choosing may answer, each on his own phone, so the prompt names
+        # no single player and offers no buttons (a shared tablet must not show anyone's
+        # cards); each phone takes its buttons from view(state, seat)["display"].
         waiting = flow.undecided(state)
-        player = waiting[0]
-        text = "Choose two control cards in secret: a number card and one other."
+        who = ", ".join(names[i] for i in waiting)
         return Prompt(
-            player,
+            None,
             "choose_cards",
-            text,
-            tuple(self.card_choices(state, player)),
+            f"Waiting for {who} to choose two control cards in secret.",
+            (),
             ("choose_cards",),
             {"waiting_for": waiting, "round": state["round"]},
         )
@@ -278,6 +280,11 @@ class DawgsOfWar(Game):
     def view(self, state: State, viewer: int | None) -> State:
         """What ``viewer`` may see (``None``: spectator), plus geometry for drawing."""
         return views.player_view(state, viewer, self.config)
+
+    def action_view(self, action: Action, viewer: int | None) -> Action:
+        """A logged action as ``viewer`` may see it: another pilot's card choice and the
+        card he drew are left out (the state shows them once they are public)."""
+        return views.action_view(action, viewer)
 
     def describe_action(self, state: State, action: Action) -> str:
         return views.describe(state, action) or super().describe_action(state, action)

@@ -79,3 +79,14 @@ def describe(state: State, action: dict[str, Any]) -> str | None:
         "hold_fire": f"{who} holds fire",
     }
     return lines.get(action.get("type"))
+
+
+#: Fields of an action that only the acting pilot may see.
+SECRET_FIELDS = {"choose_cards": ("cards",), "draw_special": ("card", "index")}
+
+
+def action_view(action: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    secret = SECRET_FIELDS.get(action.get("type"), ())
+    if not secret or (viewer is not None and action.get("player") == viewer):
+        return dict(action)
+    return {key: value for key, value in action.items() if key not in secret}

@@ -42,8 +42,9 @@ def test_cards_stay_hidden_until_everyone_has_chosen(h, game) -> None:
     assert state["planes"][0]["revealed"] is None
     assert state["planes"][0]["heading"] == 0  # nothing turns before the reveal
     prompt = game.prompt(state)
-    assert prompt.kind == "choose_cards" and prompt.player == 1
+    assert (prompt.kind, prompt.player, prompt.options) == ("choose_cards", None, ())
     assert prompt.data["waiting_for"] == [1]
+    assert "P2" in prompt.text
     state = game.apply(state, {"type": "choose_cards", "player": 1, "cards": ["1", "no_change"]})
     assert [p["revealed"] for p in state["planes"]] == [
         ["2", "counter_clockwise"],
@@ -55,7 +56,7 @@ def test_cards_stay_hidden_until_everyone_has_chosen(h, game) -> None:
 def test_pilots_may_choose_in_any_order(h, game) -> None:
     state = two_far_apart(h, game)
     state = h.play(game, state, {1: ["3", "clockwise"]})
-    assert game.prompt(state).player == 0
+    assert game.prompt(state).data["waiting_for"] == [0]
     state = h.play(game, state, {0: ["1", "no_change"]})
     assert state["round"] == 2
     assert [p["revealed"] for p in state["planes"]] == [["1", "no_change"], ["3", "clockwise"]]

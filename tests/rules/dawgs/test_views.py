@@ -100,3 +100,15 @@ def test_views_do_not_depend_on_other_players_secrets(seed: int) -> None:
     for state in states[:: max(1, len(states) // 10)]:
         for viewer in [None, *range(len(players))]:
             assert _blind_to_others(game, state, viewer)
+
+
+def test_logged_actions_hide_other_pilots_cards() -> None:
+    game = DawgsOfWar()
+    chosen = {"type": "choose_cards", "player": 1, "cards": ["3", "special"]}
+    drawn = {"type": "draw_special", "player": 1, "card": "immelmann"}
+    assert game.action_view(chosen, 1) == chosen
+    assert game.action_view(chosen, 0) == {"type": "choose_cards", "player": 1}
+    assert game.action_view(chosen, None) == {"type": "choose_cards", "player": 1}
+    assert game.action_view(drawn, 2) == {"type": "draw_special", "player": 1}
+    roll = {"type": "roll", "value": 4}
+    assert game.action_view(roll, None) == roll
