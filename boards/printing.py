@@ -7,7 +7,6 @@ convention), so pixel (0, 0) is board (0, 0).
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -16,6 +15,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from shapely.geometry import LineString
+from shapely.ops import substring
 
 from boards.model import Board
 from boards.scene import BLACK, Circle, Line, Primitive, Rect, Scene, Shape, Text, build_scene
@@ -114,22 +115,14 @@ def _draw_png(image: np.ndarray, item: Primitive, scale: float, window: Window) 
 
 
 def _dashes(points: np.ndarray, dash: float, gap: float) -> list[np.ndarray]:
-    """Split a polyline (mm) into dash segments."""
-    pieces: list[np.ndarray] = []
-    period = dash + gap
-    travelled = 0.0
-    for a, b in itertools.pairwise(points):
-        length = float(np.hypot(*(b - a)))
-        pos = 0.0
-        while pos < length:
-            phase = (travelled + pos) % period
-            if phase < dash:
-                end = min(length, pos + dash - phase)
-                pieces.append(np.array([a + (b - a) * pos / length, a + (b - a) * end / length]))
-                pos = end
-            else:
-                pos = min(length, pos + period - phase)
-        travelled += length
+    """Split a polyline (mm) into dash segments, one every ``dash + gap`` along its length."""
+    line = LineString(points)
+    pieces = []
+    for begin in np.arange(0.0, line.length, dash + gap):
+        piece = substring(line, float(begin), float(min(begin + dash, line.length)))
+        coords = np.asarray(piece.coords, dtype=float)
+        if len(coords) >= 2:
+            pieces.append(coords)
     return pieces
 
 
