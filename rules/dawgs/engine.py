@@ -70,6 +70,8 @@ class DawgsOfWar(Game):
             options["teams"] = labels
         if rng.random() < 0.2:
             options["special_cards"] = {}
+        if rng.random() < 0.1:
+            options["round_limit"] = rng.randint(1, 12)
         if rng.random() < 0.2:
             options["map_columns"] = rng.randint(8, 30)
             options["map_rows"] = rng.randint(8, 20)
