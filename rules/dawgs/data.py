@@ -40,7 +40,8 @@ DEFAULT_ROUND_LIMIT = 100
 
 @dataclass(frozen=True)
 class SpecialCard:
-    """A special ability card; ``effect`` names the code path in ``rules.dawgs.orientation``."""
+    """A special ability card. Its effect is applied by id in ``movement._play_special``
+    (speed and heading cards, steady aim) and ``combat.resolve_fire`` (armour plating)."""
 
     id: str
     title: str
