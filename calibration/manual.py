@@ -183,7 +183,7 @@ def calibrate_from_points(
                 p.board_mm,
                 float(r),
                 used=bool(u),
-                flagged=not bool(u) or r > OUTLIER_MM,
+                flagged=bool(not u or r > OUTLIER_MM),
             )
             for p, r, u in zip(points, res, used, strict=True)
         ),

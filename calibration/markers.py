@@ -130,6 +130,11 @@ def calibrate_from_markers(
             "(e.g. three markers at different corners). Fix: uncover the markers, light "
             "them evenly, or get the whole board in view." + blur_hint(image)
         )
+    if lens is None and fit.rms_mm > 1.0:
+        notes.append(
+            "no lens file given: a wide-angle lens bends straight lines and limits the "
+            "accuracy; measure it with `oche calibrate-lens` and pass --lens"
+        )
     if rejected:
         notes.append(
             f"markers {_ids(rejected)} were seen but do not fit the others (reflection, "

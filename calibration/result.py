@@ -37,8 +37,8 @@ class PointResidual:
             "pixel": [round(self.pixel[0], 2), round(self.pixel[1], 2)],
             "board_mm": [round(self.board_mm[0], 2), round(self.board_mm[1], 2)],
             "residual_mm": round(self.residual_mm, 3),
-            "used": self.used,
-            "flagged": self.flagged,
+            "used": bool(self.used),
+            "flagged": bool(self.flagged),
         }
 
 

@@ -162,3 +162,66 @@ def tap_points(board: Board) -> np.ndarray:
         w, h = board.width_mm, board.height_mm
         pts = [(x, y) for x in (0.1 * w, 0.5 * w, 0.9 * w) for y in (0.1 * h, 0.5 * h, 0.9 * h)]
     return np.array(pts, dtype=np.float64)
+
+
+def lens_sheet_photos(
+    k1: float = -0.25, count: int = 8, seed: int = 0, image_size: tuple[int, int] = (1280, 720)
+) -> tuple[list[tuple[str, np.ndarray]], Camera]:
+    """Photos of the printed ChArUco lens sheet from varied poses through one lens; returns
+    (photos, one of the cameras: all share its intrinsics)."""
+    from calibration.lens import sheet_image
+
+    px_per_mm = ART_PX_PER_MM
+    sheet = cv2.cvtColor(sheet_image(px_per_mm * 25.4), cv2.COLOR_GRAY2BGR)
+    size_mm = (sheet.shape[1] / px_per_mm, sheet.shape[0] / px_per_mm)
+    rng = np.random.default_rng(seed)
+    photos, camera = [], None
+    attempts = 0
+    while len(photos) < count and attempts < 20 * count:
+        attempts += 1
+        tilt = float(rng.uniform(10, 50))
+        azimuth = float(rng.uniform(0, 360))
+        aim = (
+            size_mm[0] / 2 + float(rng.uniform(-0.35, 0.35)) * size_mm[0],
+            size_mm[1] / 2 + float(rng.uniform(-0.35, 0.35)) * size_mm[1],
+        )
+        cam = look_at_board(
+            size_mm,
+            image_size=image_size,
+            tilt_deg=tilt,
+            azimuth_deg=azimuth,
+            roll_deg=float(rng.uniform(-20, 20)),
+            dist_coeffs=(k1, 0.0, 0.0, 0.0, 0.0),
+            fill=float(rng.uniform(0.55, 0.8)),
+            target_mm=aim,
+        )
+        fake = Board(
+            "sheet", "sheet", size_mm[0], size_mm[1], {}
+        )  # only the size is used by the check
+        if not _well_inside(cam, fake):
+            continue
+        image = render_board_view(sheet, px_per_mm, cam, border_value=(120, 120, 120))
+        image = cv2.GaussianBlur(image, (0, 0), 0.6)
+        noisy = image.astype(np.float32) + rng.normal(0, 2.0, image.shape).astype(np.float32)
+        photos.append((f"sheet{len(photos):02d}.png", np.clip(noisy, 0, 255).astype(np.uint8)))
+        camera = cam
+    assert camera is not None
+    return photos, camera
+
+
+_VIEWS: dict[Case, tuple[np.ndarray, Camera]] = {}
+
+
+def view(case: Case) -> tuple[np.ndarray, Camera]:
+    """The rendered photo (read-only) and its true camera, cached: rendering costs ~0.5 s."""
+    if case not in _VIEWS:
+        if len(_VIEWS) > 40:
+            _VIEWS.clear()
+        from boards import load
+
+        board = load(case.board_id)
+        camera = camera_for(board, case)
+        image = render_case(board, case, camera)
+        image.setflags(write=False)
+        _VIEWS[case] = (image, camera)
+    return _VIEWS[case]

@@ -66,6 +66,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
+    if args.out:
+        _check_writable(args.out)
     board = boards.load(args.board)
     image = read_image(args.image)
     height, width = image.shape[:2]
@@ -106,7 +108,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
             refused = exc
     written = None
     if args.out and refused is None:
-        _check_writable(args.out)
         model.save(result.calibration, args.out)
         written = str(args.out)
     _print(result, args, written, overlay_path, refused)

@@ -1,0 +1,61 @@
+"""Markerless calibration from the board's artwork (built-in render or a user's scan)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+import boards
+from boards.printing import render_png
+from boards.scene import build_scene
+from calibration.errors import CalibrationError
+from calibration.markerless import calibrate_markerless, scan_reference
+from calibration.synthetic import Case, board_error_mm, true_lens, view
+
+CASES = [
+    Case("groundround", 30, 300, 0, 0.0, noise=3, light=0.4, jpeg=85, seed=21, markers=False),
+    Case("groundround", 55, 30, 5, -0.3, noise=3, light=0.5, jpeg=80, seed=22, markers=False),
+    Case("classic", 50, 135, -5, -0.15, noise=3, light=0.4, jpeg=80, seed=23, markers=False),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.board_id}-{c.name}")
+def test_recovers_board_positions_within_half_a_millimetre(case):
+    board = boards.load(case.board_id)
+    image, camera = view(case)
+    result = calibrate_markerless(board, image, true_lens(camera) if case.k1 else None)
+    rms, _ = board_error_mm(result.calibration, camera, board)
+    assert rms < 0.5, f"RMS {rms:.3f} mm"
+    assert result.acceptable
+    assert result.report.method == "markerless"
+    assert result.report.used_points >= 10
+    assert result.calibration.extra["method"] == "markerless"
+
+
+def test_a_users_scan_as_reference(groundround, tmp_path):
+    """A scan at its own dpi, slightly off-white and soft, stands in for the artwork."""
+    scan = render_png(build_scene(groundround, markers=False), 100)
+    scan = cv2.GaussianBlur((scan * 0.92 + 10).astype(np.uint8), (0, 0), 0.8)
+    path = tmp_path / "scan.png"
+    cv2.imwrite(str(path), scan)
+    reference = scan_reference(path, 100, groundround)
+    case = CASES[0]
+    image, camera = view(case)
+    result = calibrate_markerless(groundround, image, None, reference)
+    assert board_error_mm(result.calibration, camera, groundround)[0] < 0.5
+    assert any("scan.png" in n for n in result.report.notes)
+
+
+def test_scan_with_wrong_dpi_is_refused(groundround, tmp_path):
+    path = tmp_path / "scan.png"
+    cv2.imwrite(str(path), render_png(build_scene(groundround, markers=False), 50))
+    with pytest.raises(CalibrationError, match="true --reference-dpi"):
+        scan_reference(path, 100, groundround)
+
+
+def test_photo_without_the_board(groundround):
+    rng = np.random.default_rng(0)
+    wall = cv2.GaussianBlur(rng.integers(60, 120, (720, 1280, 3), dtype=np.uint8), (0, 0), 2)
+    with pytest.raises(CalibrationError, match=r"not recognised|hardly agree|could not be aligned"):
+        calibrate_markerless(groundround, wall)
