@@ -124,7 +124,7 @@ def respawn(state: State, player: int, altitude: int, config: Config) -> None:
 
 
 def crashed(plane: Plane) -> bool:
-    """Any part of the plane at or below the ground line."""
+    """Nose or tail at or below the ground line."""
     front = front_of(plane)
     return any(hexgrid.altitude_of(h) <= 0 for h in hexgrid.body(front, plane["heading"]))
 
