@@ -16,7 +16,10 @@ COMMAND_MODULES = [
     "boards_cmd",
     "rules_cmd",
     "calibrate_cmd",
-    "detect_cmd", "bench_cmd",
+    "detect_cmd",
+    "bench_cmd",
+    "serve_cmd",
+    "config_cmd",
 ]
 
 

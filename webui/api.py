@@ -199,7 +199,8 @@ def dart():
             return error('give "x_mm" and "y_mm" (board millimetres) or a "zone"')
         if cam is not None and not manual and hasattr(cam, "throw_at"):
             throw = cam.throw_at(x, y)
-            return jsonify({"thrown": throw})
+            if throw is not None:
+                return jsonify({"thrown": throw})
         act = session_.dart_action_at(x, y, float(body.get("sigma_mm", 0.0)))
     t.act(act, "tablet")
     return jsonify(snapshot())
@@ -334,3 +335,56 @@ def detection_crop(detection_id: int):
     if crop is None:
         return error("no picture kept for this detection", 404)
     return Response(crop, mimetype="image/png")
+
+
+@bp.post("/calibrate")
+@control_required
+def calibrate():
+    """Calibrate the camera from its latest picture: printed markers, or tapped points."""
+    cam = camera()
+    if cam is None:
+        return error("no camera in this mode", 404)
+    body = json_body()
+    return jsonify(cam.calibrate(str(body.get("method", "markers")), body.get("points")))
+
+
+@bp.post("/computer")
+@control_required
+def computer_throw():
+    """A computer player throws for whoever is up, aiming like a player of the given skill.
+
+    It aims at the zone of a random legal dart (or at the target's centre when the game waits
+    for a throw at the target); ``skill_mm`` is the spread of its darts (1 sigma).
+    """
+    body = json_body()
+    skill = float(body.get("skill_mm", 12.0))
+    if not 0 <= skill <= 200:
+        return error('"skill_mm" must be between 0 and 200')
+    t = table()
+    session_ = t.require_session()
+    if session_.board is None:
+        return error(f"{session_.engine.title} is not played with darts")
+    prompt = session_.engine.prompt(session_.state)
+    if "dart" not in prompt.accepts:
+        return error(f"the game does not wait for a dart: {prompt.text}")
+    import random
+
+    choice = session_.engine.random_action(session_.state, random.Random())
+    board = session_.board
+    if (
+        choice.get("type") == "dart"
+        and choice.get("zone") in board.zones
+        and "target" not in prompt.kind
+    ):
+        aim = board.zone(choice["zone"]).centroid
+    elif board.target is not None:
+        aim = board.target.center
+    else:
+        aim = board.outline.centroid.coords[0]
+    cam = camera()
+    if cam is not None and hasattr(cam, "throw_at"):
+        return jsonify({"thrown": cam.throw_at(aim[0], aim[1], skill)})
+    rng = random.Random()
+    x, y = aim[0] + rng.gauss(0, skill), aim[1] + rng.gauss(0, skill)
+    t.act(session_.dart_action_at(x, y), "computer")
+    return jsonify(snapshot())

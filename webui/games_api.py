@@ -89,3 +89,225 @@ def _board_info() -> dict[str, Any]:
         "key_squares": [list(key_square(0)), list(key_square(1))],
         "column_names": [square_name((c, 0))[0] for c in range(COLUMNS)],
     }
+
+
+# --- Sparta ------------------------------------------------------------------------------
+#: The box's colours (Spartans yellow, Achaeans red), used when the players kept the generic
+#: colours the New game form fills in.
+SPARTA_COLOURS = ("#f2b705", "#c62828")
+
+
+@bp.get("/sparta/moves")
+def sparta_moves():
+    """What each legal move of the current Sparta position would do, for the tablet.
+
+    Without arguments: for every piece of the player to move that can move (``"row,column"``),
+    one entry per square it can stop on: ``to``, ``path`` and ``action`` (the engine's move
+    along one shortest path) and ``effects``, what the move would cause, found by applying
+    it: ``promotes``, ``conquers``, ``captures`` (``[{square, player, kind}]``) and ``result``
+    (``"wins"``, ``"loses"``, ``"draw"`` or ``None`` when the game goes on). With
+    ``?square=c3`` (or ``7,2``): that piece only; a piece of the player not to move gets its
+    reach (``to``, ``path``) with ``action`` and ``effects`` ``None`` -- what it threatens.
+    ``board`` names the files and ranks and gives the colours to draw the two sides in;
+    ``last_seq`` names the position (see ``conquest_destinations``).
+    """
+    session = table().session
+    if session is None:
+        return error("no game in progress: start one on the New game page", 409)
+    if session.record.game != "sparta":
+        return error(f"the game in progress is {session.record.game}, not sparta", 404)
+    with session.lock:
+        state = session.state
+        engine = session.engine
+        last_seq = session.entries[-1].seq if session.entries else None
+        square = request.args.get("square")
+        pieces: dict[str, list[dict[str, Any]]] = {}
+        try:
+            if square is not None:
+                where = _sparta_square_arg(square, engine.size)
+                pieces[_key(where)] = _sparta_entries(engine, state, where)
+            elif state["outcome"] is None:
+                for origin, by_dest in engine.all_paths(state).items():
+                    where = [int(part) for part in origin.split(",")]
+                    pieces[origin] = _sparta_entries(engine, state, where, by_dest)
+        except ActionFormatError as exc:
+            return error(exc.message, 400, field=exc.field)
+        return jsonify(
+            {
+                "game_id": session.id,
+                "last_seq": last_seq,
+                "turn_number": state["turn_number"],
+                "to_move": state["to_move"],
+                "board": _sparta_board_info(engine.size, session.id),
+                "pieces": pieces,
+            }
+        )
+
+
+def _sparta_entries(
+    engine: Any,
+    state: dict[str, Any],
+    where: list[int],
+    by_dest: dict[str, list[list[int]]] | None = None,
+) -> list[dict[str, Any]]:
+    """One entry per destination of the piece on ``where``, with the move's effects if the
+    piece belongs to the player to move (the engine applies each move to find them)."""
+    row = state["board"][where[0]]
+    letter = row[where[1]]
+    movers = "WH" if state["to_move"] == 0 else "wh"
+    if by_dest is None:
+        reach = engine.destinations(state, where)
+        if letter not in movers or state["outcome"] is not None:
+            return [{**entry, "action": None, "effects": None} for entry in reach]
+        by_dest = {_key(entry["to"]): entry["path"] for entry in reach}
+    player = state["to_move"]
+    entries = []
+    for path in by_dest.values():
+        action = {"type": "move", "player": player, "path": path}
+        after = engine.apply(state, action)
+        last, outcome = after["last"], after["outcome"]
+        result = None
+        if outcome is not None:
+            if outcome["draw"]:
+                result = "draw"
+            else:
+                result = "wins" if player in outcome["winners"] else "loses"
+        entries.append(
+            {
+                "to": path[-1],
+                "path": path,
+                "action": action,
+                "effects": {
+                    "promotes": last["promoted"] is not None,
+                    "conquers": last["conquered"] is not None,
+                    "captures": last["captured"],
+                    "result": result,
+                },
+            }
+        )
+    return entries
+
+
+def _sparta_square_arg(text: str, size: int) -> list[int]:
+    """``"c3"`` or ``"7,2"`` -> ``[row, column]``; off-board or unreadable: a format error."""
+    from rules.sparta.board import as_list, parse_square
+
+    value: Any = text
+    if "," in text:
+        try:
+            value = [int(part) for part in text.split(",")]
+        except ValueError:
+            raise ActionFormatError(
+                "square", f"square {text!r} is not a name like c3 or a pair like 7,2"
+            ) from None
+    return as_list(parse_square(value, size, "square"), size)
+
+
+def _sparta_board_info(size: int, game_id: str) -> dict[str, Any]:
+    """File letters, rank numbers per row (top row first) and the two sides' colours."""
+    import json
+
+    from webui.api import PLAYER_COLORS
+
+    stored = table().store.setting(f"colors:{game_id}")
+    chosen = json.loads(stored) if stored else None
+    generic = [c.lower() for c in PLAYER_COLORS[:2]]
+    if not chosen or [str(c).lower() for c in chosen[:2]] == generic:
+        colours = list(SPARTA_COLOURS)
+    else:
+        colours = [str(c) for c in chosen[:2]]
+    return {
+        "size": size,
+        "files": [chr(ord("a") + c) for c in range(size)],
+        "ranks": [str(size - r) for r in range(size)],
+        "colours": colours,
+    }
+
+
+# --- Ground Round ------------------------------------------------------------------------
+@bp.get("/groundround/strength")
+def groundround_strength():
+    """Attack, defence and powers of the current Ground Round position, for the tablet.
+
+    Everything comes from the engine: ``attack`` is the next dart's attack of the player whose
+    turn it is (``None``: unlimited, after a Flaming Fist hit), ``defence`` each symbol hex's
+    defence now with ``defence_parts`` saying why (``[reason, amount]``), ``rethrows_left``
+    the Dart re-throws left this turn, ``players`` what each player holds (Flags, hexes, Army
+    Pins on the board and in hand). ``hits``: while the game waits for a dart, what a dart
+    kept in each hex would do (``result`` as in ``last_throw``, ``wins`` when it ends the
+    game), found by playing it on a copy of the game. ``last_seq`` names the position (see
+    ``conquest_destinations``).
+    """
+    session = table().session
+    if session is None:
+        return error("no game in progress: start one on the New game page", 409)
+    if session.record.game != "groundround":
+        return error(f"the game in progress is {session.record.game}, not groundround", 404)
+    with session.lock:
+        state = session.state
+        engine = session.engine
+        last_seq = session.entries[-1].seq if session.entries else None
+        return jsonify(
+            {
+                "game_id": session.id,
+                "last_seq": last_seq,
+                "current": state["current"],
+                "phase": state["phase"],
+                **_groundround_strength(engine, state),
+            }
+        )
+
+
+def _groundround_strength(engine: Any, state: dict[str, Any]) -> dict[str, Any]:
+    from rules.groundround import pins
+    from rules.groundround.strength import defence_parts, held
+
+    layout = engine.layout
+    tower_defends = engine.options["tower_defends"]
+    current = state["current"]
+    players = []
+    for player in range(len(state["players"])):
+        players.append(
+            {
+                "flags": len(held(layout, state, player, "flag")),
+                "hexes": sum(1 for owner in state["owners"].values() if owner == player),
+                "pins_on_board": list(state["army_pins"][player]),
+                "pins_in_hand": pins.in_hand(layout, state, player),
+            }
+        )
+    return {
+        "attack": engine.attack_of(state, current),
+        "unlimited": bool(state["flaming"]),
+        "darts_left": state["darts_left"],
+        "extra_darts": state["extra_darts"],
+        "darts_per_turn": engine.options["darts_per_turn"],
+        "rethrows_left": engine.rethrows_left(state),
+        "flags_total": len(layout.flags),
+        "defence": {h: engine.defence_of(state, h) for h in layout.capturable},
+        "defence_parts": {
+            h: [list(part) for part in defence_parts(layout, state, h, tower_defends)]
+            for h in layout.capturable
+        },
+        "players": players,
+        "hits": _groundround_hits(engine, state),
+    }
+
+
+def _groundround_hits(engine: Any, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """What a dart kept in each hex would do now (empty unless the game waits for a dart)."""
+    from rules.darts import dart_in_zone
+
+    if engine.prompt(state).kind != "dart":
+        return {}
+    player = state["current"]
+    hits = {}
+    for hex_id in engine.layout.hexes:
+        after = engine.apply(state, dart_in_zone(player, hex_id))
+        if engine.prompt(after).kind == "rethrow":
+            after = engine.apply(after, {"type": "keep", "player": player})
+        record = after["last_throw"] or {}
+        hits[hex_id] = {
+            "result": record.get("result"),
+            "wins": after["winner"] == player,
+        }
+    return hits

@@ -316,6 +316,11 @@ function setupPlay() {
   fetch("/api/state").then((r) => r.json()).then(render);
   connectStream();
   $("#undo").addEventListener("click", async () => render(await post("/api/undo")));
+  $("#computer").addEventListener("click", async () => {
+    const data = await post("/api/computer", { skill_mm: 12 });
+    if (data.thrown) flash("The computer threw: the camera is looking…");
+    else render(data);
+  });
   const toggle = $("#manual-toggle");
   toggle.addEventListener("click", () => {
     Oche.manual = !Oche.manual;

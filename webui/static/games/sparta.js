@@ -1,0 +1,537 @@
+// Sparta referee view: the square board with its cities (in their owner's colour), warriors
+// and heroes of both sides, each side's heroes still beside the board and the pieces it took,
+// and the last move (its path, a promotion, a conquest, the pieces captured).
+// Touch a piece of the player to move: the squares it can stop on light up, marked with what
+// the move would do there (capture, promotion, conquest, a win); touch one to move there.
+// Every rule stays on the server: movable pieces and one engine path per destination come
+// from the prompt, the effects of each move from GET /api/sparta/moves (the engine applies
+// each move); this file only draws what those say and posts the engine's move action.
+"use strict";
+
+(function () {
+  const S = 100; // one square in SVG units
+  const TRAY = 84; // height of a player's strip (name, heroes in stock, pieces taken)
+  const MARGIN = 44; // room for the rank numbers and file letters
+  const GAP = 10;
+
+  const view = {
+    container: null,
+    svg: null,
+    snap: null,
+    posKey: null, // which position `moves` belongs to
+    moves: null, // {"r,c": [entry, ...]} from the server for the position `posKey`
+    board: null, // {size, files, ranks, colours} from the server
+    fetching: null,
+    selected: null, // "r,c" of the touched piece
+    sending: false,
+  };
+
+  const el = (name, attrs, parent) => Oche.svgEl(name, attrs, parent);
+  const key = (sq) => `${sq[0]},${sq[1]}`;
+  const control = () => document.body.dataset.control === "yes";
+
+  function lastSeq(snap) {
+    const log = snap.log || [];
+    return log.length ? log[log.length - 1].seq : null;
+  }
+  function positionKey(snap) {
+    return `${snap.id}|${lastSeq(snap)}`;
+  }
+
+  // --- geometry and names --------------------------------------------------------------
+  function size() { return view.snap.state.size; }
+  function center(sq) { return [sq[1] * S + S / 2, sq[0] * S + S / 2]; }
+  function squareName(sq) {
+    const b = view.board;
+    return b ? `${b.files[sq[1]]}${b.ranks[sq[0]]}` : key(sq);
+  }
+  function pieceAt(sq) {
+    const letter = view.snap.state.board[sq[0]][sq[1]];
+    if (letter === ".") return null;
+    return { owner: letter === letter.toUpperCase() ? 0 : 1, kind: "wW".includes(letter) ? "warrior" : "hero" };
+  }
+
+  // --- colours -------------------------------------------------------------------------
+  function colour(player) {
+    return view.board ? view.board.colours[player] : Oche.playerColor(view.snap, player);
+  }
+  function rgb(hex) {
+    const m = /^#?([0-9a-f]{6})$/i.exec(hex || "");
+    const n = m ? parseInt(m[1], 16) : 0x888888;
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  }
+  function shade(hex, factor) {
+    const [r, g, b] = rgb(hex).map((v) => Math.max(0, Math.min(255, Math.round(v * factor))));
+    return `rgb(${r},${g},${b})`;
+  }
+  function tint(hex, amount) {
+    // Mix with white: 0 = the colour, 1 = white.
+    const [r, g, b] = rgb(hex).map((v) => Math.round(v + (255 - v) * amount));
+    return `rgb(${r},${g},${b})`;
+  }
+  function ink(hex) {
+    const [r, g, b] = rgb(hex);
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#1f2328" : "#ffffff";
+  }
+
+  // --- drawing pieces ------------------------------------------------------------------
+  function starPoints(cx, cy, outer, inner, points = 5) {
+    const out = [];
+    for (let i = 0; i < points * 2; i++) {
+      const r = i % 2 ? inner : outer;
+      const a = -Math.PI / 2 + (i * Math.PI) / points;
+      out.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
+    }
+    return out.join(" ");
+  }
+
+  // A warrior is a plain disc with a ring; a hero is a larger disc with a thick rim and a
+  // star, so the two read apart at a glance in either colour.
+  function drawPiece(parent, kind, owner, cx, cy, scale, extra = {}) {
+    const c = colour(owner);
+    const g = el("g", { class: `piece ${kind}`, "data-owner": owner, "data-kind": kind, ...extra }, parent);
+    const mark = ink(c);
+    if (kind === "hero") {
+      el("circle", { cx, cy: cy + 3 * scale, r: 40 * scale, fill: "#0004" }, g);
+      el("circle", { cx, cy, r: 40 * scale, fill: c, stroke: shade(c, 0.45), "stroke-width": 7 * scale }, g);
+      el("circle", { cx, cy, r: 30 * scale, fill: "none", stroke: mark, "stroke-width": 2.5 * scale, "stroke-opacity": 0.7 }, g);
+      el("polygon", { points: starPoints(cx, cy, 24 * scale, 10 * scale), fill: mark }, g);
+    } else {
+      el("circle", { cx, cy: cy + 3 * scale, r: 31 * scale, fill: "#0004" }, g);
+      el("circle", { cx, cy, r: 31 * scale, fill: c, stroke: shade(c, 0.5), "stroke-width": 3.5 * scale }, g);
+      el("circle", { cx, cy, r: 17 * scale, fill: "none", stroke: mark, "stroke-width": 4 * scale, "stroke-opacity": 0.75 }, g);
+    }
+    return g;
+  }
+
+  function drawCastle(parent, x, y, w, fill) {
+    // A small wall with three towers: the city sign in a corner of the square.
+    const h = w * 0.8;
+    const t = w / 5;
+    const d = [
+      `M${x},${y + h}`, `L${x},${y}`, `L${x + t},${y}`, `L${x + t},${y + t}`, `L${x + 2 * t},${y + t}`,
+      `L${x + 2 * t},${y}`, `L${x + 3 * t},${y}`, `L${x + 3 * t},${y + t}`, `L${x + 4 * t},${y + t}`,
+      `L${x + 4 * t},${y}`, `L${x + w},${y}`, `L${x + w},${y + h}`, "Z",
+    ].join(" ");
+    el("path", { d, fill, stroke: "#fff", "stroke-width": 2, "stroke-linejoin": "round" }, parent);
+    el("rect", { x: x + w / 2 - t / 2, y: y + h - t * 1.4, width: t, height: t * 1.4, rx: t / 2, fill: "#fff" }, parent);
+  }
+
+  function drawFlag(parent, x, y, h, fill) {
+    el("line", { x1: x, y1: y, x2: x, y2: y + h, stroke: "#1f2328", "stroke-width": h * 0.09, "stroke-linecap": "round" }, parent);
+    el("path", { d: `M${x},${y} L${x + h * 0.7},${y + h * 0.22} L${x},${y + h * 0.45} Z`, fill, stroke: "#1f2328", "stroke-width": h * 0.05 }, parent);
+  }
+
+  // --- the board -----------------------------------------------------------------------
+  function drawSquares(svg) {
+    const n = size();
+    const g = el("g", { class: "squares" }, svg);
+    el("rect", { x: -4, y: -4, width: n * S + 8, height: n * S + 8, fill: "#8a7350", rx: 6 }, g);
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < n; c++) {
+        el("rect", {
+          class: "square", "data-square": `${r},${c}`, x: c * S, y: r * S, width: S, height: S,
+          fill: (r + c) % 2 ? "#eadfc8" : "#e2d5b9", stroke: "#b9a989", "stroke-width": 1.5,
+        }, g);
+      }
+    }
+    const labels = el("g", { class: "coords", "font-size": 24, fill: "#5b636b", "text-anchor": "middle", "pointer-events": "none" }, svg);
+    const files = view.board ? view.board.files : [];
+    const ranks = view.board ? view.board.ranks : [];
+    for (let c = 0; c < n; c++) {
+      el("text", { x: c * S + S / 2, y: n * S + 32 }, labels).textContent = files[c] || "";
+    }
+    for (let r = 0; r < n; r++) {
+      el("text", { x: -MARGIN / 2, y: r * S + S / 2 + 8 }, labels).textContent = ranks[r] || "";
+    }
+  }
+
+  function drawCities(svg) {
+    const g = el("g", { class: "cities", "pointer-events": "none" }, svg);
+    for (const [k, owner] of Object.entries(view.snap.state.cities)) {
+      const sq = k.split(",").map(Number);
+      const x = sq[1] * S;
+      const y = sq[0] * S;
+      const c = colour(owner);
+      const city = el("g", { class: "city", "data-square": k, "data-owner": owner }, g);
+      el("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 6, fill: tint(c, 0.55), stroke: shade(c, 0.75), "stroke-width": 6 }, city);
+      drawCastle(city, x + 9, y + 9, 26, shade(c, 0.8));
+      el("title", {}, city).textContent = `city of ${view.snap.players[owner] || `player ${owner + 1}`} on ${squareName(sq)}`;
+    }
+  }
+
+  function movableSet() {
+    const prompt = view.snap.prompt || {};
+    if (prompt.kind !== "move" || !control()) return new Set();
+    return new Set(Object.keys((prompt.data || {}).destinations || {}));
+  }
+  function promotableSet() {
+    const prompt = view.snap.prompt || {};
+    if (prompt.kind !== "move" || !control()) return new Set();
+    return new Set(((prompt.data || {}).promotable || []).map(key));
+  }
+
+  function drawPieces(svg) {
+    const g = el("g", { class: "pieces" }, svg);
+    const movable = view.selected ? new Set() : movableSet();
+    const promotable = promotableSet();
+    const rows = view.snap.state.board;
+    for (let r = 0; r < rows.length; r++) {
+      for (let c = 0; c < rows[r].length; c++) {
+        const piece = pieceAt([r, c]);
+        if (!piece) continue;
+        const k = `${r},${c}`;
+        const x = c * S;
+        const y = r * S;
+        if (view.selected === k) {
+          el("rect", { class: "selected", x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 10, fill: "#fde047", "fill-opacity": 0.85, stroke: "#a16207", "stroke-width": 6 }, g);
+        } else if (movable.has(k)) {
+          el("rect", { class: "movable-frame", x: x + 5, y: y + 5, width: S - 10, height: S - 10, rx: 10, fill: "none", stroke: "#eab308", "stroke-width": 5, "pointer-events": "none" }, g);
+        }
+        const [cx, cy] = center([r, c]);
+        const extra = { "data-square": k };
+        if (movable.has(k)) extra.class = `piece ${piece.kind} movable`;
+        const pg = drawPiece(g, piece.kind, piece.owner, cx, cy, 1, extra);
+        el("title", {}, pg).textContent = `${view.snap.players[piece.owner] || ""}: ${piece.kind} on ${squareName([r, c])}`;
+        if (promotable.has(k)) {
+          // A warrior that may be promoted instead of moving: a small star badge.
+          const badge = el("g", { class: "promotable", "data-square": k, "pointer-events": "none" }, g);
+          el("circle", { cx: x + S - 20, cy: y + 20, r: 16, fill: "#15803d", stroke: "#fff", "stroke-width": 3 }, badge);
+          el("polygon", { points: starPoints(x + S - 20, y + 20, 11, 4.5), fill: "#fff" }, badge);
+        }
+      }
+    }
+  }
+
+  // --- the last move -------------------------------------------------------------------
+  function drawLastMove(svg) {
+    const last = view.snap.state.last;
+    if (!last) return;
+    const c = colour(last.player);
+    const g = el("g", { class: "last-move", "data-type": last.type, "pointer-events": "none" }, svg);
+    if (last.path && last.path.length > 1) {
+      const pts = last.path.map(center);
+      el("polyline", { class: "last-path", points: pts.map((p) => p.join(",")).join(" "), fill: "none", stroke: shade(c, 0.7), "stroke-opacity": 0.5, "stroke-width": 14, "stroke-linejoin": "round", "stroke-linecap": "round" }, g);
+      el("circle", { class: "last-start", cx: pts[0][0], cy: pts[0][1], r: 20, fill: "none", stroke: shade(c, 0.7), "stroke-opacity": 0.75, "stroke-width": 5, "stroke-dasharray": "8 5" }, g);
+      for (const p of pts.slice(1, -1)) el("circle", { cx: p[0], cy: p[1], r: 7, fill: shade(c, 0.7), "fill-opacity": 0.7 }, g);
+      const end = last.path[last.path.length - 1];
+      el("rect", { class: "last-end", x: end[1] * S + 2, y: end[0] * S + 2, width: S - 4, height: S - 4, rx: 8, fill: "none", stroke: shade(c, 0.7), "stroke-width": 4 }, g);
+    }
+  }
+
+  function drawLastMarks(svg) {
+    // Drawn over the pieces: what the last move caused.
+    const last = view.snap.state.last;
+    if (!last) return;
+    const g = el("g", { class: "last-marks", "pointer-events": "none" }, svg);
+    if (last.promoted) {
+      const [r, c] = last.promoted;
+      const m = el("g", { class: "promoted-mark", "data-square": key(last.promoted) }, g);
+      el("circle", { cx: c * S + S / 2, cy: r * S + S / 2, r: 46, fill: "none", stroke: "#15803d", "stroke-width": 5, "stroke-dasharray": "6 5" }, m);
+      el("circle", { cx: c * S + 20, cy: r * S + S - 20, r: 16, fill: "#15803d", stroke: "#fff", "stroke-width": 3 }, m);
+      el("polygon", { points: starPoints(c * S + 20, r * S + S - 20, 11, 4.5), fill: "#fff" }, m);
+    }
+    if (last.conquered) {
+      const [r, c] = last.conquered;
+      const m = el("g", { class: "conquered-mark", "data-square": key(last.conquered) }, g);
+      el("circle", { cx: c * S + S - 22, cy: r * S + S - 22, r: 19, fill: "#fff", stroke: "#1f2328", "stroke-width": 2 }, m);
+      drawFlag(m, c * S + S - 30, r * S + S - 36, 28, colour(last.player));
+    }
+    for (const taken of last.captured || []) {
+      const [r, c] = taken.square;
+      const [cx, cy] = center(taken.square);
+      const m = el("g", { class: "captured-mark", "data-square": key(taken.square), "data-owner": taken.player, "data-kind": taken.kind }, g);
+      const ghost = drawPiece(m, taken.kind, taken.player, cx, cy, 0.8, { opacity: 0.45 });
+      ghost.setAttribute("class", `ghost ${taken.kind}`);
+      const a = 24;
+      const cross = `M${cx - a},${cy - a} L${cx + a},${cy + a} M${cx + a},${cy - a} L${cx - a},${cy + a}`;
+      el("path", { d: cross, stroke: "#fff", "stroke-width": 13, "stroke-linecap": "round" }, m);
+      el("path", { d: cross, stroke: "#b91c1c", "stroke-width": 7, "stroke-linecap": "round" }, m);
+      el("title", {}, m).textContent = `captured: ${taken.kind} on ${squareName([r, c])}`;
+    }
+  }
+
+  // --- destinations of the touched piece -----------------------------------------------
+  function destinationEntries() {
+    // The server's entries (with effects) once they are here; until then the prompt's paths.
+    if (!view.selected) return [];
+    if (view.moves && view.moves[view.selected]) return view.moves[view.selected];
+    const paths = ((view.snap.prompt || {}).data || {}).paths || {};
+    return Object.values(paths[view.selected] || {}).map((path) => ({ to: path[path.length - 1], path, action: null, effects: null }));
+  }
+
+  function badge(parent, cx, cy, fill, cls) {
+    const b = el("g", { class: cls }, parent);
+    el("circle", { cx, cy, r: 17, fill, stroke: "#fff", "stroke-width": 3 }, b);
+    return b;
+  }
+
+  function drawDestinations(under, over) {
+    const entries = destinationEntries();
+    if (!entries.length) return;
+    const mover = pieceAt(view.selected.split(",").map(Number));
+    for (const entry of entries) {
+      const [r, c] = entry.to;
+      const x = c * S;
+      const y = r * S;
+      const fx = entry.effects || {};
+      const captures = (fx.captures || []).length;
+      const fill = captures ? "#f87171" : "#fde047";
+      el("rect", { class: "dest-fill", x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 8, fill, "fill-opacity": 0.65, stroke: fx.result === "wins" ? "#15803d" : "#a16207", "stroke-width": fx.result === "wins" ? 8 : 3 }, under);
+      const g = el("g", {
+        class: "dest", "data-square": key(entry.to),
+        "data-captures": captures, "data-promotes": fx.promotes ? "yes" : "no",
+        "data-conquers": fx.conquers ? "yes" : "no", "data-result": fx.result || "",
+      }, over);
+      el("rect", { x, y, width: S, height: S, fill: "transparent" }, g);
+      if (mover) {
+        const ghost = drawPiece(g, fx.promotes ? "hero" : mover.kind, mover.owner, x + S / 2, y + S / 2, 0.62, { opacity: 0.55 });
+        ghost.setAttribute("class", "ghost");
+        ghost.setAttribute("pointer-events", "none");
+      }
+      if (captures) {
+        const b = badge(g, x + S - 21, y + 21, "#b91c1c", "capture-badge");
+        el("text", { x: x + S - 21, y: y + 28, "font-size": 20, "font-weight": "bold", fill: "#fff", "text-anchor": "middle" }, b).textContent = `×${captures}`;
+      }
+      if (fx.promotes) {
+        badge(g, x + 21, y + 21, "#15803d", "promote-badge");
+        el("polygon", { points: starPoints(x + 21, y + 21, 11, 4.5), fill: "#fff", "pointer-events": "none" }, g);
+      }
+      if (fx.conquers) {
+        const b = badge(g, x + 21, y + S - 21, "#fff", "conquer-badge");
+        drawFlag(b, x + 14, y + S - 35, 26, colour(mover ? mover.owner : 0));
+      }
+      if (fx.result) {
+        const label = { wins: "WINS", loses: "LOSES", draw: "TIE" }[fx.result];
+        const colourOf = { wins: "#15803d", loses: "#7f1d1d", draw: "#475569" }[fx.result];
+        el("rect", { x: x + 12, y: y + S - 32, width: S - 24, height: 27, rx: 13, fill: colourOf, "pointer-events": "none" }, g);
+        el("text", { x: x + S / 2, y: y + S - 12, "font-size": 19, "font-weight": "bold", fill: "#fff", "text-anchor": "middle", "pointer-events": "none" }, g).textContent = label;
+      }
+      for (const child of g.querySelectorAll("g, circle, text, polygon, path")) child.setAttribute("pointer-events", "none");
+    }
+  }
+
+  function drawCaptureTargets(svg) {
+    // While a piece is touched, the pieces some destination would capture get a red ring.
+    const targets = new Set();
+    for (const entry of destinationEntries()) {
+      for (const taken of ((entry.effects || {}).captures || [])) targets.add(key(taken.square));
+    }
+    const g = el("g", { class: "capture-targets", "pointer-events": "none" }, svg);
+    for (const k of targets) {
+      const [cx, cy] = center(k.split(",").map(Number));
+      el("circle", { class: "threatened", "data-square": k, cx, cy, r: 44, fill: "none", stroke: "#b91c1c", "stroke-width": 5, "stroke-dasharray": "9 6" }, g);
+    }
+  }
+
+  // --- the players' strips -------------------------------------------------------------
+  function drawTrays(svg) {
+    const snap = view.snap;
+    const state = snap.state;
+    const n = size();
+    const width = n * S;
+    // Player 1 sits at the top edge, player 0 at the bottom edge.
+    const tops = [n * S + MARGIN, -TRAY - GAP];
+    for (const player of [0, 1]) {
+      const y = tops[player];
+      const c = colour(player);
+      const other = 1 - player;
+      const g = el("g", { class: "tray", "data-player": player }, svg);
+      const toMove = !snap.outcome && state.to_move === player;
+      el("rect", { x: 0, y, width, height: TRAY, rx: 12, fill: toMove ? tint(c, 0.8) : "#ffffff", stroke: shade(c, 0.8), "stroke-width": toMove ? 6 : 2 }, g);
+      const name = (snap.players[player] || `Player ${player + 1}`).slice(0, 14);
+      el("text", { x: 18, y: y + TRAY / 2 + 10, "font-size": 30, "font-weight": "bold", fill: shade(c, 0.55) }, g).textContent = (toMove ? "▶ " : "") + name;
+      // Heroes still beside the board.
+      const stock = el("g", { class: "stock", "data-player": player, "data-count": state.stock[player] }, g);
+      drawPiece(stock, "hero", player, 420, y + TRAY / 2, 0.6);
+      el("text", { x: 452, y: y + TRAY / 2 + 10, "font-size": 28, "font-weight": "bold", fill: "#1f2328" }, stock).textContent = `×${state.stock[player]}`;
+      el("text", { x: 452, y: y + TRAY / 2 + 32, "font-size": 15, fill: "#5b636b" }, stock).textContent = "heroes left";
+      // What this player took from the other side.
+      el("text", { x: 650, y: y + TRAY / 2 + 8, "font-size": 20, fill: "#5b636b", "text-anchor": "end" }, g).textContent = "took";
+      const lost = state.lost[other];
+      [["warrior", 700], ["hero", 850]].forEach(([kind, x]) => {
+        const t = el("g", { class: "taken", "data-kind": kind, "data-count": lost[kind] }, g);
+        drawPiece(t, kind, other, x, y + TRAY / 2, 0.6, { opacity: lost[kind] ? 1 : 0.3 });
+        el("text", { x: x + 30, y: y + TRAY / 2 + 10, "font-size": 28, "font-weight": "bold", fill: lost[kind] ? "#1f2328" : "#9ca3af" }, t).textContent = `×${lost[kind]}`;
+      });
+    }
+  }
+
+  function draw() {
+    const snap = view.snap;
+    if (!snap.state || !snap.state.board) return;
+    const n = size();
+    let svg = view.svg;
+    if (!svg || !view.container.contains(svg)) {
+      view.container.innerHTML = "";
+      const top = -TRAY - GAP - 4;
+      const height = n * S + MARGIN + TRAY + 4 - top;
+      svg = el("svg", {
+        viewBox: `${-MARGIN} ${top} ${n * S + MARGIN + 6} ${height}`,
+        class: "sparta-board",
+        role: "img",
+        "aria-label": "Sparta board",
+        "font-family": "DejaVu Sans, sans-serif",
+      }, view.container);
+      svg.addEventListener("click", onTap);
+      view.svg = svg;
+    }
+    svg.innerHTML = "";
+    svg.dataset.position = view.posKey || "";
+    svg.dataset.ready = view.moves ? "yes" : "no";
+    svg.dataset.selected = view.selected || "";
+    drawSquares(svg);
+    drawCities(svg);
+    const under = el("g", { class: "dest-under" }, svg);
+    drawLastMove(svg);
+    drawPieces(svg);
+    drawLastMarks(svg);
+    drawCaptureTargets(svg);
+    const over = el("g", { class: "dest-over" }, svg);
+    drawDestinations(under, over);
+    drawTrays(svg);
+  }
+
+  // --- talking to the server -----------------------------------------------------------
+  async function fetchMoves(snap) {
+    const wanted = positionKey(snap);
+    if (view.fetching === wanted) return;
+    view.fetching = wanted;
+    try {
+      const response = await fetch("/api/sparta/moves", { credentials: "same-origin" });
+      const data = await response.json();
+      if (!response.ok) { Oche.flash(data.error || "could not load the moves", true); return; }
+      const firstBoard = !view.board;
+      view.board = data.board;
+      if (firstBoard) syncColours(view.snap);
+      // A late answer for an older position is dropped; the newer one is on its way.
+      if (`${data.game_id}|${data.last_seq}` !== positionKey(view.snap)) return;
+      view.moves = data.pieces;
+      if (firstBoard) { await Oche.render(view.snap); return; } // the turn swatch in our colours
+      update();
+    } catch (e) {
+      Oche.flash("could not load the moves: is the server running?", true);
+    } finally {
+      if (view.fetching === wanted) view.fetching = null;
+    }
+  }
+
+  function syncColours(snap) {
+    // The page's own marks (the turn swatch) use the snapshot's colours: make them ours.
+    if (view.board && snap) snap.colors = view.board.colours.slice();
+  }
+
+  async function send(action) {
+    if (view.sending) return; // a double tap must not send the move twice
+    view.sending = true;
+    try {
+      const data = await Oche.post("/api/action", { action });
+      view.selected = null;
+      await Oche.render(data);
+    } catch (e) {
+      /* Oche.post flashed the reason */
+    } finally {
+      view.sending = false;
+    }
+  }
+
+  function moveAction(entry) {
+    if (entry.action) return entry.action;
+    return { type: "move", player: view.snap.prompt.player, path: entry.path };
+  }
+
+  // --- touching the board --------------------------------------------------------------
+  function onTap(event) {
+    const snap = view.snap;
+    if (!snap || !snap.state) return;
+    const hit = event.target.closest ? event.target.closest("[data-square]") : null;
+    const k = hit ? hit.dataset.square : null;
+    if (!k) return;
+    if (!control()) { Oche.flash("Enter the table's PIN to move pieces from this tablet.", true); return; }
+    if ((snap.prompt || {}).kind !== "move") { Oche.flash(snap.prompt.text); return; }
+    const target = destinationEntries().find((e) => key(e.to) === k);
+    if (target) { send(moveAction(target)); return; }
+    const piece = pieceAt(k.split(",").map(Number));
+    if (piece && piece.owner === snap.prompt.player) {
+      if (view.selected === k) view.selected = null;
+      else if (movableSet().has(k) || promotableSet().has(k)) view.selected = k;
+      else { view.selected = null; Oche.flash("That piece cannot move now: every square around it is taken."); }
+    } else {
+      if (piece && !view.selected) Oche.flash(`That piece is not ${snap.players[snap.prompt.player]}'s.`);
+      view.selected = null;
+    }
+    update();
+  }
+
+  function update() {
+    draw();
+    refreshChoices();
+  }
+
+  function refreshChoices() {
+    const div = document.getElementById("choices");
+    if (div && control() && view.snap && (view.snap.prompt || {}).kind === "move") {
+      div.innerHTML = "";
+      choices(div, view.snap);
+    }
+  }
+
+  // --- the prompt area -----------------------------------------------------------------
+  function button(label, onClick, cls) {
+    const b = document.createElement("button");
+    b.textContent = label;
+    if (cls) b.className = cls;
+    b.addEventListener("click", onClick);
+    if (cls === "secondary") { b.style.background = "#fff"; b.style.color = "#1f2328"; b.style.borderColor = "#888"; }
+    return b;
+  }
+
+  function choices(div, snap) {
+    if ((snap.prompt || {}).kind !== "move") return false;
+    const note = document.createElement("p");
+    note.className = "hint sparta-hint";
+    div.appendChild(note);
+    if (view.selected) {
+      const entries = destinationEntries();
+      const captures = entries.filter((e) => ((e.effects || {}).captures || []).length).length;
+      note.textContent = entries.length
+        ? `${entries.length} square${entries.length === 1 ? "" : "s"} to go to${captures ? ` (red: captures, ×n pieces)` : ""}; ★ becomes a hero, ⚑ conquers the city.`
+        : "This warrior cannot move, but it may be promoted.";
+      div.appendChild(button("Choose another piece", () => { view.selected = null; update(); }, "secondary"));
+    } else {
+      note.textContent = "Pieces that can move have a gold frame: touch one, then a lit square.";
+    }
+    // The special case: a warrior in its own city may become a hero instead of moving.
+    for (const option of snap.prompt_options) {
+      const action = option.action;
+      if (action.type === "promote") {
+        const b = button(`Promote the warrior on ${squareName(action.square)} instead of moving`, () => send(action), "promote-button");
+        b.dataset.square = key(action.square);
+        if (view.selected && view.selected !== key(action.square)) b.className = "promote-button dim";
+        div.appendChild(b);
+      } else {
+        div.appendChild(button(option.label, () => send(action)));
+      }
+    }
+    return true;
+  }
+
+  // --- entry point from app.js ---------------------------------------------------------
+  function board(container, snap) {
+    const newPosition = positionKey(snap) !== view.posKey;
+    if (view.snap && view.snap.id !== snap.id) view.board = null; // another game: ask again
+    view.container = container;
+    view.snap = snap;
+    syncColours(snap);
+    if (newPosition) {
+      view.posKey = positionKey(snap);
+      view.moves = null;
+      view.selected = null;
+    }
+    // Also ask again when an earlier answer was lost (network) or arrived for another position.
+    if (newPosition || !view.board || (!view.moves && !view.fetching)) fetchMoves(snap);
+    draw();
+  }
+
+  Oche.games.sparta = { board, choices };
+})();
