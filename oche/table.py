@@ -165,6 +165,11 @@ class GameSession:
                 "replay_problem": self.replay_problem,
             }
 
+    def _action_view(self, action: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        """A logged action as ``viewer`` may see it (secret card choices stay hidden)."""
+        hide = getattr(self.engine, "action_view", None)
+        return hide(action, viewer) if hide else action
+
     def dart_action_at(self, x_mm: float, y_mm: float, sigma_mm: float = 0.0) -> dict[str, Any]:
         """The dart action for the player the game waits for, at a board position."""
         if self.board is None:

@@ -132,11 +132,18 @@ async function onBoardTap(event) {
   else render(data);
 }
 
+function zoneName(id) {
+  const zone = Oche.board && Oche.board.zones[id];
+  return zone ? zone.name : id;
+}
+
 function describeDart(action) {
   if (action.type === "miss") return "miss";
   if (action.type === "bounceout") return "bounce-out";
-  if (action.on_line && (action.candidates || []).length > 1) return `on the line: ${action.candidates.join(" / ")}`;
-  return action.zone || "off the board";
+  if (action.on_line && (action.candidates || []).length > 1) {
+    return `on the line: ${action.candidates.map(zoneName).join(" / ")}`;
+  }
+  return action.zone ? zoneName(action.zone) : "off the board";
 }
 
 function dartsThisTurn(snap) {

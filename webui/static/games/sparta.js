@@ -507,7 +507,6 @@
       if (action.type === "promote") {
         const b = button(`Promote the warrior on ${squareName(action.square)} instead of moving`, () => send(action), "promote-button");
         b.dataset.square = key(action.square);
-        if (view.selected && view.selected !== key(action.square)) b.className = "promote-button dim";
         div.appendChild(b);
       } else {
         div.appendChild(button(option.label, () => send(action)));
