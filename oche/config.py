@@ -410,8 +410,8 @@ def config_from_mapping(document: Mapping[str, Any], file: Path) -> Config:
             continue
         if not isinstance(table, dict):
             problems.append(
-                f"{file}: {name} must be a section ([{name}] on a line of its own), "
-                f"not {_type_name(table)}"
+                f"{file}: {name} must be a section, not {_type_name(table)}. "
+                f"Fix: write [{name}] on a line of its own and its keys below it"
             )
             continue
         keys = _SECTIONS[name]
