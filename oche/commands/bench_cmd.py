@@ -11,6 +11,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     bench = subparsers.add_parser("bench", help="benchmarks (vision, ...)")
     sub = bench.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
     add_vision_parser(sub)
+    add_boards_parser(sub)
+    add_calibration_parser(sub)
+    add_table_parser(sub)
 
 
 # --- vision -------------------------------------------------------------------------------
@@ -40,4 +43,44 @@ def run_vision(args: argparse.Namespace) -> int:
         for board, row in result["boards"].items():
             for miss in row["misses"]:
                 print(board, json.dumps(miss))
+    return 0
+
+
+# --- boards, calibration, table ----------------------------------------------------------
+def add_boards_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("boards", help="zone lookups per second, single points and batches")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print only JSON")
+    parser.set_defaults(
+        func=lambda args: _quiet(__import__("boards.bench").bench.run(args.seed, args.json))
+    )
+
+
+def add_calibration_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("calibration", help="accuracy and time of each calibration method")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print only JSON")
+    parser.set_defaults(func=run_calibration)
+
+
+def run_calibration(args: argparse.Namespace) -> int:
+    from calibration.bench import run
+
+    run(args.seed, args.json)
+    return 0
+
+
+def add_table_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("table", help="latency from a settled dart to the tablet's update")
+    parser.add_argument("--darts", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print only JSON")
+    parser.set_defaults(
+        func=lambda args: _quiet(
+            __import__("oche.bench_table").bench_table.run(args.darts, args.seed, args.json)
+        )
+    )
+
+
+def _quiet(_result: object) -> int:
     return 0
