@@ -260,6 +260,7 @@ def groundround_strength():
 
 def _groundround_strength(engine: Any, state: dict[str, Any]) -> dict[str, Any]:
     from rules.groundround import pins
+    from rules.groundround.layout import FLAG
     from rules.groundround.strength import defence_parts, held
 
     layout = engine.layout
@@ -269,7 +270,7 @@ def _groundround_strength(engine: Any, state: dict[str, Any]) -> dict[str, Any]:
     for player in range(len(state["players"])):
         players.append(
             {
-                "flags": len(held(layout, state, player, "flag")),
+                "flags": len(held(layout, state, player, FLAG)),
                 "hexes": sum(1 for owner in state["owners"].values() if owner == player),
                 "pins_on_board": list(state["army_pins"][player]),
                 "pins_in_hand": pins.in_hand(layout, state, player),
