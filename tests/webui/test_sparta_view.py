@@ -45,6 +45,16 @@ OPENING = [
 ]
 CAPTURE_PLY = 7
 CONQUEST_PLY = 9
+#: Bob has two warriors; Ann's c2 -> c4 shuts b4 in and leaves Bob one piece: Ann wins.
+WIN_LAYOUT = layout_from_diagram(
+    """
+    . . . . w
+    W w . . .
+    . . . . .
+    . . W . .
+    . . . . W
+    """
+)
 
 
 def _make_app(data_dir: Path) -> Flask:
@@ -168,17 +178,7 @@ def test_each_move_does_what_its_entry_announced(client: FlaskClient) -> None:
 
 
 def test_a_winning_move_is_announced(client: FlaskClient) -> None:
-    # Bob has two warriors; taking one leaves him with a single piece: Ann wins.
-    layout = layout_from_diagram(
-        """
-        . . . . w
-        W w . . .
-        . . . . .
-        . . W . .
-        . . . . W
-        """
-    )
-    _start(client, layout=layout)
+    _start(client, layout=WIN_LAYOUT)
     data = _moves(client)
     winning = _entry(data, (3, 2), (1, 2))
     assert winning["effects"]["captures"] == [{"square": [1, 1], "player": 1, "kind": "warrior"}]
@@ -253,6 +253,7 @@ def _sq(square: tuple[int, int]) -> str:
 
 def _shot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("document.getElementById('flash').hidden = true")  # a passing note
     page.screenshot(path=str(SCREENSHOTS / f"sparta_{name}.png"), full_page=True)
 
 
@@ -330,6 +331,8 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     assert _piece(tablet, (7, 2)) == ("0", "warrior") and _piece(tablet, (9, 2)) == (None, None)
     assert tablet.locator(".last-move .last-path").count() == 1
     assert "Bob" in tablet.locator("#turn").inner_text()
+    swatch = tablet.locator("#turn .swatch").evaluate("s => getComputedStyle(s).backgroundColor")
+    assert swatch == "rgb(198, 40, 40)"
 
     for start, end in OPENING[1 : CAPTURE_PLY - 1]:
         _tap_move(tablet, start, end)
@@ -358,22 +361,32 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     _shot(spectator, "5_spectator_phone")
 
     # Ann conquers Bob's city on d6; on her next turn the promote button is offered.
-    for start, end in OPENING[CAPTURE_PLY:]:
+    for start, end in OPENING[CAPTURE_PLY : CONQUEST_PLY - 1]:
         _tap_move(tablet, start, end)
+    tablet.locator(".pieces .piece[data-square='5,4']").click()
+    assert tablet.locator(".dest[data-square='4,3']").get_attribute("data-conquers") == "yes"
+    old = _position(tablet)
+    tablet.locator(".dest[data-square='4,3']").click()
+    _wait_position(tablet, old)
     assert tablet.locator(".city[data-square='4,3']").get_attribute("data-owner") == "0"
+    assert tablet.locator(".conquered-mark[data-square='4,3']").count() == 1
+    assert _piece(tablet, (4, 3)) == ("0", "warrior")
+    _shot(tablet, "6_conquest")
+    for start, end in OPENING[CONQUEST_PLY:]:
+        _tap_move(tablet, start, end)
     promote = tablet.locator("#choices .promote-button[data-square='4,3']")
     promote.wait_for()
     assert "d6" in promote.inner_text()
     assert tablet.locator(".promotable[data-square='4,3']").count() == 1
     tablet.set_viewport_size({"width": 1280, "height": 800})
-    _shot(tablet, "6_promote_offered_landscape")
+    _shot(tablet, "7_promote_offered_landscape")
     old = _position(tablet)
     promote.click()
     _wait_position(tablet, old)
     assert _piece(tablet, (4, 3)) == ("0", "hero")
     assert tablet.locator(".promoted-mark[data-square='4,3']").count() == 1
     assert tablet.locator(".stock[data-player='0']").get_attribute("data-count") == "7"
-    _shot(tablet, "7_promoted_landscape")
+    _shot(tablet, "8_promoted_landscape")
 
     # Undo brings the warrior back and the button with it.
     old = _position(tablet)
@@ -390,11 +403,38 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     home = tablet.locator(".dest[data-square='5,1']")
     home.wait_for()
     assert home.get_attribute("data-promotes") == "yes"
-    _shot(tablet, "8_phone_portrait")
+    _shot(tablet, "9_phone_portrait")
     old = _position(tablet)
     home.click()
     _wait_position(tablet, old)
     assert _piece(tablet, (5, 1)) == ("0", "hero")
+
+    # A new game near its end: the winning square says so, and after it nothing moves.
+    tablet.set_viewport_size({"width": 800, "height": 1280})
+    created = tablet.request.post(
+        f"{url}/api/games",
+        data={"game": "sparta", "players": ["Ann", "Bob"], "options": {"layout": WIN_LAYOUT}},
+    )
+    assert created.ok, created.text()
+    tablet.wait_for_function(
+        "id => { const s = document.querySelector('svg.sparta-board');"
+        " return s && s.dataset.position === id + '|null' && s.dataset.ready === 'yes'; }",
+        arg=created.json()["id"],
+    )
+    assert tablet.locator(".square").count() == 25  # a 5x5 board
+    tablet.locator(".pieces .piece[data-square='3,2']").click()
+    winning = tablet.locator(".dest[data-square='1,2']")
+    assert winning.get_attribute("data-result") == "wins"
+    assert "WINS" in winning.locator("text").all_text_contents()
+    _shot(tablet, "10_winning_move_offered")
+    old = _position(tablet)
+    winning.click()
+    _wait_position(tablet, old)
+    tablet.wait_for_selector("#outcome", state="visible")
+    assert "Ann" in tablet.locator("#outcome").inner_text()
+    assert tablet.locator(".captured-mark[data-square='1,1']").count() == 1
+    assert tablet.locator(".piece.movable").count() == 0
+    _shot(tablet, "11_game_over")
 
 
 def test_the_opening_plays_as_the_tests_say() -> None:

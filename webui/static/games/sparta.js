@@ -10,9 +10,13 @@
 
 (function () {
   const S = 100; // one square in SVG units
-  const TRAY = 84; // height of a player's strip (name, heroes in stock, pieces taken)
+  const TRAY = 96; // height of a player's strip (name, heroes in stock, pieces taken)
   const MARGIN = 44; // room for the rank numbers and file letters
   const GAP = 10;
+  // Selection marks in blue: apart from both sides' usual colours (yellow, red) and the cities.
+  const SELECT = "#38bdf8";
+  const SELECT_EDGE = "#0369a1";
+  const DEST = "#7dd3fc";
 
   const view = {
     container: null,
@@ -92,10 +96,10 @@
     const g = el("g", { class: `piece ${kind}`, "data-owner": owner, "data-kind": kind, ...extra }, parent);
     const mark = ink(c);
     if (kind === "hero") {
-      el("circle", { cx, cy: cy + 3 * scale, r: 40 * scale, fill: "#0004" }, g);
-      el("circle", { cx, cy, r: 40 * scale, fill: c, stroke: shade(c, 0.45), "stroke-width": 7 * scale }, g);
-      el("circle", { cx, cy, r: 30 * scale, fill: "none", stroke: mark, "stroke-width": 2.5 * scale, "stroke-opacity": 0.7 }, g);
-      el("polygon", { points: starPoints(cx, cy, 24 * scale, 10 * scale), fill: mark }, g);
+      el("circle", { cx, cy: cy + 3 * scale, r: 38 * scale, fill: "#0004" }, g);
+      el("circle", { cx, cy, r: 38 * scale, fill: c, stroke: shade(c, 0.45), "stroke-width": 7 * scale }, g);
+      el("circle", { cx, cy, r: 28 * scale, fill: "none", stroke: mark, "stroke-width": 2.5 * scale, "stroke-opacity": 0.7 }, g);
+      el("polygon", { points: starPoints(cx, cy, 22 * scale, 9 * scale), fill: mark }, g);
     } else {
       el("circle", { cx, cy: cy + 3 * scale, r: 31 * scale, fill: "#0004" }, g);
       el("circle", { cx, cy, r: 31 * scale, fill: c, stroke: shade(c, 0.5), "stroke-width": 3.5 * scale }, g);
@@ -184,9 +188,9 @@
         const x = c * S;
         const y = r * S;
         if (view.selected === k) {
-          el("rect", { class: "selected", x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 10, fill: "#fde047", "fill-opacity": 0.85, stroke: "#a16207", "stroke-width": 6 }, g);
+          el("rect", { class: "selected", x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 10, fill: SELECT, "fill-opacity": 0.55, stroke: SELECT_EDGE, "stroke-width": 7 }, g);
         } else if (movable.has(k)) {
-          el("rect", { class: "movable-frame", x: x + 5, y: y + 5, width: S - 10, height: S - 10, rx: 10, fill: "none", stroke: "#eab308", "stroke-width": 5, "pointer-events": "none" }, g);
+          el("rect", { class: "movable-frame", x: x + 5, y: y + 5, width: S - 10, height: S - 10, rx: 10, fill: "none", stroke: SELECT_EDGE, "stroke-width": 4, "pointer-events": "none" }, g);
         }
         const [cx, cy] = center([r, c]);
         const extra = { "data-square": k };
@@ -227,7 +231,7 @@
     if (last.promoted) {
       const [r, c] = last.promoted;
       const m = el("g", { class: "promoted-mark", "data-square": key(last.promoted) }, g);
-      el("circle", { cx: c * S + S / 2, cy: r * S + S / 2, r: 46, fill: "none", stroke: "#15803d", "stroke-width": 5, "stroke-dasharray": "6 5" }, m);
+      el("rect", { x: c * S + 3, y: r * S + 3, width: S - 6, height: S - 6, rx: 10, fill: "none", stroke: "#15803d", "stroke-width": 5, "stroke-dasharray": "10 6" }, m);
       el("circle", { cx: c * S + 20, cy: r * S + S - 20, r: 16, fill: "#15803d", stroke: "#fff", "stroke-width": 3 }, m);
       el("polygon", { points: starPoints(c * S + 20, r * S + S - 20, 11, 4.5), fill: "#fff" }, m);
     }
@@ -276,8 +280,8 @@
       const y = r * S;
       const fx = entry.effects || {};
       const captures = (fx.captures || []).length;
-      const fill = captures ? "#f87171" : "#fde047";
-      el("rect", { class: "dest-fill", x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 8, fill, "fill-opacity": 0.65, stroke: fx.result === "wins" ? "#15803d" : "#a16207", "stroke-width": fx.result === "wins" ? 8 : 3 }, under);
+      const fill = captures ? "#f87171" : DEST;
+      el("rect", { class: "dest-fill", x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 8, fill, "fill-opacity": 0.6, stroke: fx.result === "wins" ? "#15803d" : captures ? "#991b1b" : SELECT_EDGE, "stroke-width": fx.result === "wins" ? 8 : 3 }, under);
       const g = el("g", {
         class: "dest", "data-square": key(entry.to),
         "data-captures": captures, "data-promotes": fx.promotes ? "yes" : "no",
@@ -339,20 +343,22 @@
       const g = el("g", { class: "tray", "data-player": player }, svg);
       const toMove = !snap.outcome && state.to_move === player;
       el("rect", { x: 0, y, width, height: TRAY, rx: 12, fill: toMove ? tint(c, 0.8) : "#ffffff", stroke: shade(c, 0.8), "stroke-width": toMove ? 6 : 2 }, g);
-      const name = (snap.players[player] || `Player ${player + 1}`).slice(0, 14);
-      el("text", { x: 18, y: y + TRAY / 2 + 10, "font-size": 30, "font-weight": "bold", fill: shade(c, 0.55) }, g).textContent = (toMove ? "▶ " : "") + name;
+      const name = (snap.players[player] || `Player ${player + 1}`).slice(0, 12);
+      const mid = y + TRAY / 2;
+      el("text", { x: 18, y: mid + 12, "font-size": 36, "font-weight": "bold", fill: shade(c, 0.55) }, g).textContent = (toMove ? "▶ " : "") + name;
       // Heroes still beside the board.
       const stock = el("g", { class: "stock", "data-player": player, "data-count": state.stock[player] }, g);
-      drawPiece(stock, "hero", player, 420, y + TRAY / 2, 0.6);
-      el("text", { x: 452, y: y + TRAY / 2 + 10, "font-size": 28, "font-weight": "bold", fill: "#1f2328" }, stock).textContent = `×${state.stock[player]}`;
-      el("text", { x: 452, y: y + TRAY / 2 + 32, "font-size": 15, fill: "#5b636b" }, stock).textContent = "heroes left";
+      drawPiece(stock, "hero", player, 395, mid - 8, 0.62);
+      el("text", { x: 425, y: mid + 4, "font-size": 34, "font-weight": "bold", fill: "#1f2328" }, stock).textContent = `×${state.stock[player]}`;
+      el("text", { x: 395, y: mid + 40, "font-size": 19, fill: "#5b636b", "text-anchor": "middle" }, stock).textContent = "heroes in stock";
       // What this player took from the other side.
-      el("text", { x: 650, y: y + TRAY / 2 + 8, "font-size": 20, fill: "#5b636b", "text-anchor": "end" }, g).textContent = "took";
+      const otherName = (snap.players[other] || `Player ${other + 1}`).slice(0, 12);
+      el("text", { x: 695, y: mid + 40, "font-size": 19, fill: "#5b636b", "text-anchor": "middle" }, g).textContent = `taken from ${otherName}`;
       const lost = state.lost[other];
-      [["warrior", 700], ["hero", 850]].forEach(([kind, x]) => {
+      [["warrior", 600], ["hero", 760]].forEach(([kind, x]) => {
         const t = el("g", { class: "taken", "data-kind": kind, "data-count": lost[kind] }, g);
-        drawPiece(t, kind, other, x, y + TRAY / 2, 0.6, { opacity: lost[kind] ? 1 : 0.3 });
-        el("text", { x: x + 30, y: y + TRAY / 2 + 10, "font-size": 28, "font-weight": "bold", fill: lost[kind] ? "#1f2328" : "#9ca3af" }, t).textContent = `×${lost[kind]}`;
+        drawPiece(t, kind, other, x, mid - 8, 0.62, { opacity: lost[kind] ? 1 : 0.3 });
+        el("text", { x: x + 30, y: mid + 4, "font-size": 34, "font-weight": "bold", fill: lost[kind] ? "#1f2328" : "#9ca3af" }, t).textContent = `×${lost[kind]}`;
       });
     }
   }
@@ -498,8 +504,10 @@
         ? `${entries.length} square${entries.length === 1 ? "" : "s"} to go to${captures ? ` (red: captures, ×n pieces)` : ""}; ★ becomes a hero, ⚑ conquers the city.`
         : "This warrior cannot move, but it may be promoted.";
       div.appendChild(button("Choose another piece", () => { view.selected = null; update(); }, "secondary"));
+    } else if (Object.keys((snap.prompt.data || {}).destinations || {}).length) {
+      note.textContent = "Pieces that can move have a blue frame: touch one, then a blue square.";
     } else {
-      note.textContent = "Pieces that can move have a gold frame: touch one, then a lit square.";
+      note.textContent = "No piece can move.";
     }
     // The special case: a warrior in its own city may become a hero instead of moving.
     for (const option of snap.prompt_options) {
