@@ -14,8 +14,8 @@ from shapely.geometry import MultiPoint
 
 from calibration.errors import CalibrationError
 
-#: RANSAC inlier threshold on the board, in mm: far above corner noise, far below a mismatch.
-RANSAC_THRESHOLD_MM = 4.0
+#: RANSAC inlier threshold in image px: far above corner noise, far below a mismatch.
+RANSAC_THRESHOLD_PX = 3.0
 
 
 @dataclass(frozen=True)
@@ -50,10 +50,15 @@ def fit_homography(
     image_pts: np.ndarray,
     board_pts: np.ndarray,
     robust: bool = True,
-    threshold_mm: float = RANSAC_THRESHOLD_MM,
+    threshold_px: float = RANSAC_THRESHOLD_PX,
 ) -> Fit:
-    """Fit undistorted px -> board mm: USAC (MAGSAC) to find inliers, then a least-squares
-    Levenberg-Marquardt refinement on the inliers only."""
+    """Fit undistorted px -> board mm: USAC (MAGSAC) to find inliers, then Levenberg-Marquardt
+    on the inliers only.
+
+    The model is fitted board -> image and inverted: the measurement noise (marker corners,
+    taps) lives in image pixels, so that is where the squared error is minimised; at steep
+    angles this weighs near points (many px per mm) more than far ones, as it should.
+    """
     src = np.asarray(image_pts, dtype=np.float64).reshape(-1, 2)
     dst = np.asarray(board_pts, dtype=np.float64).reshape(-1, 2)
     if len(src) < 4:
@@ -62,27 +67,38 @@ def fit_homography(
         )
     inliers = np.ones(len(src), dtype=bool)
     if robust and len(src) > 4:
-        h, mask = cv2.findHomography(src, dst, cv2.USAC_MAGSAC, threshold_mm, maxIters=5000)
-        if h is None:
-            h, mask = cv2.findHomography(src, dst, cv2.RANSAC, threshold_mm)
-        if h is not None and mask is not None and int(mask.sum()) >= 4:
+        g, mask = cv2.findHomography(dst, src, cv2.USAC_MAGSAC, threshold_px, maxIters=5000)
+        if g is None:
+            g, mask = cv2.findHomography(dst, src, cv2.RANSAC, threshold_px)
+        if g is not None and mask is not None and int(mask.sum()) >= 4:
             inliers = mask.ravel().astype(bool)
-    h, _ = cv2.findHomography(src[inliers], dst[inliers], 0)
-    if h is None or not np.all(np.isfinite(h)):
+    h = _fit_inverse(src[inliers], dst[inliers])
+    if robust and len(src) > 4:
+        # A second look with the refined model: keep every point it explains well.
+        again = _pixel_errors(h, src, dst) <= threshold_px
+        if again.sum() >= 4:
+            inliers = again
+            h = _fit_inverse(src[inliers], dst[inliers])
+    return Fit(h, inliers, residuals(h, src, dst))
+
+
+def _fit_inverse(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    g, _ = cv2.findHomography(dst, src, 0)
+    if (
+        g is None
+        or not np.all(np.isfinite(g))
+        or abs(np.linalg.det(g)) < 1e-12 * np.abs(g).max() ** 3
+    ):
         raise CalibrationError(
             "the points do not define a view of the board (all on one line, or repeated): "
             "use points spread over the whole board"
         )
-    h = h / h[2, 2]
-    res = residuals(h, src, dst)
-    if robust and len(src) > 4:
-        # A second look with the refined model: keep every point it explains well.
-        inliers = res <= threshold_mm
-        if inliers.sum() >= 4:
-            h, _ = cv2.findHomography(src[inliers], dst[inliers], 0)
-            h = h / h[2, 2]
-            res = residuals(h, src, dst)
-    return Fit(h, inliers, res)
+    h = np.linalg.inv(g)
+    return h / h[2, 2]
+
+
+def _pixel_errors(h: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    return np.linalg.norm(apply(np.linalg.inv(h), dst) - src, axis=1)
 
 
 def spread_fraction(board_pts: np.ndarray, board_size_mm: tuple[float, float]) -> float:
