@@ -38,6 +38,7 @@ class DetectorConfig:
     long_dart_mm: float = 45.0  # this long counts as a dart whatever its shape
     max_dart_mm2: float = 9000.0  # a bigger blob is a hand or a body
     max_group_gap_mm: float = 40.0  # pieces of one dart split by an earlier dart
+    min_dart_mm2: float = 250.0  # a barrel alone covers more than this
 
 
 @dataclass
@@ -251,19 +252,49 @@ class Detector:
         new = (smooth > t * 0.8).astype(np.uint8)
         occluders = _max_channel_absdiff(scene, reference) > t
         shadow = _shadow_like(roi, scene, d_scene, t)
-        for group in self._groups(new):
-            if np.count_nonzero(group & shadow) > 0.5 * np.count_nonzero(group):
-                continue  # a shadow (of a dart, a hand, a piece), not an object
+        substantial = False  # something object-like changed: then it is no bounce-out
+        found: list[tuple[float, TipFit, np.ndarray]] = []
+        groups = self._groups(new)
+        for group in groups:
             ys_g, xs_g = np.nonzero(group)
-            hint = self.out_of_board.at((float(xs_g.mean()) + x0, float(ys_g.mean()) + y0))
+            middle = (float(xs_g.mean()) + x0, float(ys_g.mean()) + y0)
+            mm = self.calibration.mm_per_pixel(middle)
+            solid = np.count_nonzero(group & ~shadow) * mm * mm
+            if solid < cfg.min_dart_mm2 * 0.5:
+                continue  # only a shadow (of a dart, a hand, a piece), not an object
+            substantial = True
+            hint = self.out_of_board.at(middle)
             fit = fit_tip(evidence, group, t, occluders, shadow, hint)
-            if fit is None or not self._is_dart(fit, group):
+            if fit is None or not self._is_dart(fit, group, mm):
                 continue
+            # Pieces lying along this dart's line (split by an earlier dart, or a flight
+            # cut off from the shaft) belong to it: fit again with them.
+            merged = self._along_line(group, groups, fit)
+            if merged is not group:
+                fit = fit_tip(evidence, merged, t, occluders, shadow, hint) or fit
+                group = merged
+            found.append((solid, fit, group))
+        # Darts arrive one at a time: the strongest blob is the dart; another one counts only
+        # if it is as solid and lies well apart (two darts within one settle).
+        found.sort(key=lambda item: -item[0])
+        accepted: list[tuple[float, TipFit, np.ndarray]] = []
+        for solid, fit, group in found:
+            if accepted:
+                best_solid, best_fit, best_group = accepted[0]
+                apart = float(np.hypot(*np.subtract(fit.tip, best_fit.tip)))
+                if (
+                    solid < 0.5 * best_solid
+                    or apart * self._mm_per_px < 40
+                    or np.any(group & best_group)
+                ):
+                    continue
+            accepted.append((solid, fit, group))
+        for _solid, fit, group in accepted:
             event = self._dart_event(name, fit, (x0, y0))
             gy, gx = np.nonzero(group)
             self.darts.append(KnownDart(event, gy + y0, gx + x0, (x0, y0, x1, y1)))
             events.append(event)
-        if not events and self.bounce_seen:
+        if not events and self.bounce_seen and not substantial:
             events.append(BounceoutEvent(name))
         self.scene = image.copy()
         self.scene_small = small.copy()
@@ -305,12 +336,30 @@ class Detector:
             groups.append(np.isin(labels, members))
         return groups
 
-    def _is_dart(self, fit: TipFit, group: np.ndarray) -> bool:
+    def _along_line(self, group: np.ndarray, groups: list[np.ndarray], fit: TipFit) -> np.ndarray:
+        """``group`` plus the other groups that lie on the dart's line, tail side."""
+        tip = np.array(fit.tip)
+        axis = np.array(fit.axis)
+        band = max(6.0, 0.6 * fit.width_px)
+        merged = group
+        for other in groups:
+            if other is group:
+                continue
+            ys, xs = np.nonzero(other)
+            if len(xs) == 0:
+                continue
+            along = (xs - tip[0]) * axis[0] + (ys - tip[1]) * axis[1]
+            across = np.abs(-(xs - tip[0]) * axis[1] + (ys - tip[1]) * axis[0])
+            inside = (across <= band) & (along >= -3) & (along <= fit.length_px * 1.6 + 20)
+            if inside.mean() > 0.7:
+                merged = merged | other
+        return merged
+
+    def _is_dart(self, fit: TipFit, group: np.ndarray, mm: float) -> bool:
         cfg = self.config
-        mm = self._mm_per_px
         length_mm = fit.length_px * mm
         area_mm2 = float(np.count_nonzero(group)) * mm * mm
-        if area_mm2 > cfg.max_dart_mm2:
+        if not cfg.min_dart_mm2 <= area_mm2 <= cfg.max_dart_mm2:
             return False
         if length_mm >= cfg.long_dart_mm:
             return True
@@ -337,12 +386,17 @@ class Detector:
 def _shadow_like(
     image: np.ndarray, before: np.ndarray, change: np.ndarray, threshold: float
 ) -> np.ndarray:
-    """Pixels that only got darker by one factor in every channel: a shadow on the board."""
-    f = image.astype(np.float32) + 2.0
-    b = before.astype(np.float32) + 2.0
-    ratio = f / b
-    low, high = ratio.min(axis=2), ratio.max(axis=2)
-    return (change > threshold) & (high < 0.97) & (low > 0.35) & (high - low < 0.1)
+    """Pixels that only got darker, keeping their colour: a shadow on the board. The colour
+    test allows for the noise, which matters more the darker the pixel."""
+    f = image.astype(np.float32)
+    b = before.astype(np.float32)
+    nf = np.sqrt((f * f).sum(axis=2)) + 1e-3
+    nb = np.sqrt((b * b).sum(axis=2)) + 1e-3
+    cos = (f * b).sum(axis=2) / (nf * nb)
+    sin = np.sqrt(np.clip(1.0 - cos * cos, 0.0, 1.0))
+    ratio = nf / nb
+    tolerance = 0.05 + threshold / nf
+    return (change > threshold) & (ratio < 0.98) & (ratio > 0.3) & (sin < tolerance)
 
 
 def _scaled(image: np.ndarray, gain: np.ndarray) -> np.ndarray:

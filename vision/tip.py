@@ -1,15 +1,21 @@
-"""Where a dart's point enters the board, from its change mask in the image.
+"""Where a dart's point enters the board, from its change in the image.
 
-Geometry, not appearance: a dart seen by any camera is a thin line (point, barrel, shaft)
-ending in a wide tuft (the flights). The axis is fitted through the narrow half of the blob;
-the tip is then searched *along that axis*, past the end of the blob, at the half-level of
-the point's own contrast. The thin point is often only partly above the threshold: the
-profile along the axis still shows it, so the tip is not the end of the thresholded contour.
+Geometry, not appearance. Any camera sees a dart as a straight line (point, barrel, shaft)
+ending in a wide tuft (the flights), and the tail is on the side of the tip that the board's
+normal points to in the image (``tail_hint``, from the calibration). So:
+
+1. the axis is the line that collects most change evidence (a weighted RANSAC over the
+   changed pixels; shadows, which only darken the board, are left out), refined by a robust
+   fit through the centres of thin slices across the narrow half;
+2. the tip is searched *along that axis*, past the end of the thresholded blob, with a
+   matched filter: evidence on the axis minus the background beside it. The thin point is
+   often too faint to pass the threshold (the "contour stops at the barrel" error), but the
+   filter still sees it; the tip is where that signal falls to half of the point's level;
+3. where the search runs into an earlier dart (an occluder), it looks past it.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import cv2
@@ -22,30 +28,43 @@ class TipFit:
     axis: tuple[float, float]  # unit vector from the tip towards the flights (image)
     length_px: float  # extent of the blob along the axis
     width_px: float  # robust width of the blob across the axis
-    contrast: float  # level of the point in the evidence image, in thresholds
-    occluded: bool  # the search ran into an earlier object: the tip may be hidden
+    contrast: float  # level of the point over the threshold
+    occluded: bool  # the point may be hidden behind an earlier object
     quality: float  # 0..1, lower means a less certain tip
 
 
-def _weighted_axis(xs: np.ndarray, ys: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    total = w.sum()
-    c = np.array([np.dot(xs, w) / total, np.dot(ys, w) / total])
-    dx, dy = xs - c[0], ys - c[1]
-    cov = (
-        np.array(
-            [[np.dot(w, dx * dx), np.dot(w, dx * dy)], [np.dot(w, dx * dy), np.dot(w, dy * dy)]]
-        )
-        / total
-    )
-    vals, vecs = np.linalg.eigh(cov)
-    return c, vecs[:, int(np.argmax(vals))]
-
-
 def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    mx = xs.astype(np.float32).reshape(1, -1)
-    my = ys.astype(np.float32).reshape(1, -1)
+    mx = np.asarray(xs, np.float32).reshape(1, -1)
+    my = np.asarray(ys, np.float32).reshape(1, -1)
     out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out.reshape(-1) if out.ndim == 2 else out.reshape(-1, out.shape[-1])
+    return out.reshape(-1)
+
+
+def _ransac_line(
+    xs: np.ndarray, ys: np.ndarray, w: np.ndarray, band: float, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """The line (point, unit direction) with the most evidence within ``band`` pixels."""
+    rng = np.random.default_rng(seed)
+    n = len(xs)
+    p = w / w.sum()
+    tries = 80
+    a = rng.choice(n, tries, p=p)
+    b = rng.choice(n, tries, p=p)
+    dx, dy = xs[b] - xs[a], ys[b] - ys[a]
+    norm = np.hypot(dx, dy)
+    ok = norm >= 6
+    if not ok.any():
+        c = np.array([xs.mean(), ys.mean()])
+        return c, np.array([1.0, 0.0])
+    a, dx, dy, norm = a[ok], dx[ok], dy[ok], norm[ok]
+    ux, uy = dx / norm, dy / norm
+    # distance of every pixel to every candidate line
+    dist = np.abs(
+        (xs[None, :] - xs[a][:, None]) * uy[:, None] - (ys[None, :] - ys[a][:, None]) * ux[:, None]
+    )
+    score = ((dist <= band) * w[None, :]).sum(axis=1)
+    k = int(np.argmax(score))
+    return np.array([xs[a[k]], ys[a[k]]]), np.array([ux[k], uy[k]])
 
 
 def fit_tip(
@@ -57,114 +76,179 @@ def fit_tip(
     tail_hint: np.ndarray | None = None,
 ) -> TipFit | None:
     """Fit the tip of the one dart in ``mask`` (bool) using ``evidence`` (float32: how much
-    each pixel changed). ``occluders`` marks pixels of earlier objects that can hide the tip;
-    ``shadow`` pixels that only got darker (kept out of the axis fit); ``tail_hint`` the
-    image direction in which things sticking out of the board appear (from the calibration)."""
+    each pixel changed, as a new object). ``occluders`` marks pixels of earlier objects that
+    can hide the point; ``shadow`` pixels that only got darker; ``tail_hint`` the image
+    direction in which things sticking out of the board appear."""
+    body = mask
     if shadow is not None:
-        body = mask & ~shadow
-        if np.count_nonzero(body) >= 0.3 * np.count_nonzero(mask):
-            mask = body
-    ys, xs = np.nonzero(mask)
+        without = mask & ~shadow
+        if np.count_nonzero(without) >= 0.3 * np.count_nonzero(mask):
+            body = without
+    ys, xs = np.nonzero(body)
     if len(xs) < 8:
         return None
     xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
-    w = np.minimum(evidence[ys, xs].astype(np.float64), 4 * threshold)
-    center, axis = _weighted_axis(xs_f, ys_f, w)
+    w = np.minimum(evidence[ys, xs].astype(np.float64), 4 * threshold) + 1e-6
+    center, axis = _ransac_line(xs_f, ys_f, w, band=2.0)
     t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
     n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
-    t_min, t_max = float(t.min()), float(t.max())
+    on_line = np.abs(n) <= 8.0
+    t_min, t_max = float(t[on_line].min()), float(t[on_line].max())
     length = t_max - t_min
     if length < 6:
         return None
-    # Which end is the point? The flights make the other end wide.
+    # Which end is the point? The calibration knows where "out of the board" points; the
+    # flights making the tail wide is the fallback.
     q = length / 4
     low, high = t < t_min + q, t > t_max - q
     width_low = float(np.percentile(np.abs(n[low]), 90)) if low.any() else 0.0
     width_high = float(np.percentile(np.abs(n[high]), 90)) if high.any() else 0.0
     flip = width_high < width_low
-    if tail_hint is not None and abs(float(axis @ tail_hint)) > 0.35:
-        # The tail is on the side the board's normal points to in the image.
+    if tail_hint is not None and abs(float(axis @ tail_hint)) > 0.3:
         flip = float(axis @ tail_hint) < 0
     if flip:
         axis, t, n = -axis, -t, -n
         t_min, t_max = -t_max, -t_min
-    # Axis through the narrow half: centre of each slice across the axis, line fit.
-    half = t < t_min + length * 0.5
-    bins = np.floor(t[half] - t_min).astype(int)
-    mass = np.bincount(bins, weights=w[half])
-    moment = np.bincount(bins, weights=w[half] * n[half])
-    keep = mass > 0
-    slice_t = np.nonzero(keep)[0] + t_min + 0.5
-    slice_n = moment[keep] / mass[keep]
-    if len(slice_t) >= 4:
-        weights = np.sqrt(mass[keep])
-        for _ in range(3):
-            slope, offset = np.polyfit(slice_t, slice_n, 1, w=weights)
-            resid = slice_n - (slope * slice_t + offset)
-            scale = max(0.5, 1.4826 * float(np.median(np.abs(resid))))
-            weights = np.sqrt(mass[keep]) / (1 + (resid / (2 * scale)) ** 2)
-        perp = np.array([-axis[1], axis[0]])
-        p0 = center + axis * 0.0 + perp * offset
-        direction = axis + perp * slope
-        direction /= np.linalg.norm(direction)
-        center = p0
-        axis = direction
-        t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
-        n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
+
+    # Refine: centres of 1-px slices across the narrow half, robust straight-line fit.
+    half = (t < t_min + length * 0.55) & (np.abs(n) <= 6.0)
+    if np.count_nonzero(half) >= 8:
+        bins = np.floor(t[half] - t_min).astype(int)
+        mass = np.bincount(bins, weights=w[half])
+        moment = np.bincount(bins, weights=w[half] * n[half])
+        keep = mass > 0
+        slice_t = np.nonzero(keep)[0] + t_min + 0.5
+        slice_n = moment[keep] / mass[keep]
+        if len(slice_t) >= 4:
+            weights = np.sqrt(mass[keep])
+            for _ in range(4):
+                slope, offset = np.polyfit(slice_t, slice_n, 1, w=weights)
+                resid = slice_n - (slope * slice_t + offset)
+                scale = max(0.4, 1.4826 * float(np.median(np.abs(resid))))
+                weights = np.sqrt(mass[keep]) / (1 + (resid / (2 * scale)) ** 2)
+            perp = np.array([-axis[1], axis[0]])
+            center = center + perp * offset
+            axis = axis + perp * slope
+            axis /= np.linalg.norm(axis)
+            t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
+            n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
     near_axis = np.abs(n) <= 2.0
-    t_end = float(t[near_axis].min()) if near_axis.any() else float(t.min())
+    t_end = _run_end(t[near_axis]) if near_axis.any() else float(t.min())
     width = float(np.percentile(np.abs(n), 75)) * 2
 
-    # Profile along the axis: from inside the body out past the end of the mask.
-    step = 0.25
-    s = np.arange(t_end + 14.0, t_end - 10.0, -step)
-    perp = np.array([-axis[1], axis[0]])
-    best = None
-    kernel = np.ones(4, np.float32) / 4  # 1 px along the axis: averages the noise
-    for offset in (-1.0, -0.5, 0.0, 0.5, 1.0):
-        px = center[0] + axis[0] * s + perp[0] * offset
-        py = center[1] + axis[1] * s + perp[1] * offset
-        values = np.convolve(_sample(evidence, px, py), kernel, mode="same")
-        best = values if best is None else np.maximum(best, values)
-    assert best is not None
-    inside = (s <= t_end + 6.0) & (s >= t_end)
-    level = float(np.percentile(best[inside], 75)) if inside.any() else threshold
-    level = max(level, threshold)
-    half_level = level / 2
-    # Walk outwards: the tip is where the profile falls under half the point's level for
-    # good (a gap shorter than 1.5 px is noise or a dim spot on the point).
-    below = best < half_level
-    tip_s = float(s[-1])
-    run = 0
-    start = int(np.searchsorted(-s, -(t_end + 2.0)))
-    for i in range(start, len(s)):
-        if below[i]:
-            run += 1
-            if run * step >= 1.5:
-                j = i - run  # last sample above
-                if j < 0:
-                    tip_s = float(s[0])
-                else:
-                    a, b = best[j], best[j + 1]
-                    frac = (a - half_level) / (a - b) if a != b else 0.0
-                    tip_s = float(s[j] - frac * step)
-                break
-        else:
-            run = 0
+    tip_s, level, occluded = _walk(evidence, center, axis, t_end, threshold, occluders, shadow)
     tip = center + axis * tip_s
-    occluded = False
-    if occluders is not None:
-        probe = tip - axis * np.arange(1.0, 5.0)[:, None]
-        values = _sample(occluders.astype(np.float32), probe[:, 0], probe[:, 1])
-        occluded = bool(np.any(values > 0.5))
     contrast = level / threshold
-    quality = min(1.0, max(0.0, (contrast - 1.0) / 3.0)) * (0.3 if occluded else 1.0)
+    quality = float(np.clip((contrast - 0.5) / 2.5, 0.0, 1.0)) * (0.3 if occluded else 1.0)
     return TipFit(
         tip=(float(tip[0]), float(tip[1])),
         axis=(float(axis[0]), float(axis[1])),
-        length_px=length,
+        length_px=t_max - t_min,
         width_px=width,
         contrast=contrast,
         occluded=occluded,
-        quality=quality if math.isfinite(quality) else 0.0,
+        quality=quality,
     )
+
+
+def _run_end(t: np.ndarray, max_gap: float = 3.0) -> float:
+    """Lowest t of the run of on-axis pixels that holds the middle of the dart: pieces
+    further along the line (a shadow, another object) after a gap are not the point."""
+    lo = float(t.min())
+    bins = np.bincount(np.floor(t - lo).astype(int))
+    i = int(np.floor(float(np.median(t)) - lo))
+    gap = 0
+    end = i
+    while i > 0:
+        i -= 1
+        if bins[i] > 0:
+            end, gap = i, 0
+        else:
+            gap += 1
+            if gap > max_gap:
+                break
+    return lo + end
+
+
+def _walk(
+    evidence: np.ndarray,
+    center: np.ndarray,
+    axis: np.ndarray,
+    t_end: float,
+    threshold: float,
+    occluders: np.ndarray | None,
+    shadow: np.ndarray | None,
+) -> tuple[float, float, bool]:
+    """Matched filter along the axis, outwards from inside the blob: (tip s, level, occluded)."""
+    step = 0.25
+    s = np.arange(t_end + 10.0, t_end - 40.0, -step)
+    perp = np.array([-axis[1], axis[0]])
+
+    def along(offset: float, image: np.ndarray) -> np.ndarray:
+        return _sample(
+            image,
+            center[0] + axis[0] * s + perp[0] * offset,
+            center[1] + axis[1] * s + perp[1] * offset,
+        )
+
+    kernel = np.ones(4, np.float32) / 4  # 1 px along the axis
+    on = np.maximum.reduce([along(o, evidence) for o in (-0.5, 0.0, 0.5)])
+    on = np.convolve(on, kernel, mode="same")
+    side_a = np.convolve((along(3.5, evidence) + along(4.5, evidence)) / 2, kernel, mode="same")
+    side_b = np.convolve((along(-3.5, evidence) + along(-4.5, evidence)) / 2, kernel, mode="same")
+    signal = on - np.minimum(side_a, side_b)
+    blocked = (
+        np.maximum.reduce([along(o, occluders.astype(np.float32)) for o in (-1.0, 0.0, 1.0)]) > 0.5
+        if occluders is not None
+        else np.zeros(len(s), bool)
+    )
+    tau = 0.5 * threshold
+    significant = signal >= tau
+    if shadow is not None:
+        # Past the point the board may be in the dart's own shadow, on the same line. Once
+        # the walk has crossed object pixels, a shadow-like stretch ends it.
+        shade = along(0.0, shadow.astype(np.float32)) > 0.5
+        solid = significant & ~shade
+        seen = np.cumsum(solid) >= int(1.5 / step)
+        significant = significant & ~(shade & seen)
+    start = round(6.0 / step)  # 4 px inside the blob's end (the mask is a bit fat)
+    first = next((i for i in range(start, min(len(s), start + 32)) if significant[i]), None)
+    if first is None:
+        return t_end, threshold * 0.5, False
+    end, i, gap, occluded = first, first, 0, False
+    limit = len(s) - 1
+    while i < limit:
+        i += 1
+        if significant[i]:
+            end, gap = i, 0
+            continue
+        if blocked[i]:
+            # An earlier dart lies across the axis: the point may continue behind it.
+            j = i
+            while j < limit and blocked[j]:
+                j += 1
+            resume = next((k for k in range(j, min(limit, j + 8)) if significant[k]), None)
+            if resume is None:
+                occluded = True
+                break
+            i, end, gap = resume, resume, 0
+            continue
+        gap += 1
+        if gap * step >= 2.0:
+            break
+    # The point's level: the strongest signal just inside the end (the edge of a bright
+    # point blurs outwards, so the run's last pixels are weaker than the point itself).
+    lo = max(0, end - int(4 / step))
+    window = signal[lo : end + 1]
+    k = lo + int(np.argmax(window))
+    level = float(signal[k])
+    half = level / 2
+    while k + 1 <= limit and signal[k + 1] >= half:
+        k += 1
+    if k + 1 <= limit:
+        a, b = signal[k], signal[k + 1]
+        frac = float(np.clip((a - half) / (a - b), 0.0, 1.0)) if a != b else 0.0
+    else:
+        frac = 0.0
+    tip_s = float(s[k] - frac * step)
+    return tip_s, level, occluded

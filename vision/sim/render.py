@@ -166,8 +166,18 @@ class Renderer:
             return self._scene_cache[1]
         image = self.base.copy()
         self._shadows(image, objects)
-        for _, draw in sorted(self._primitives(objects), key=lambda p: -p[0]):
-            draw(image)
+        prims = sorted(self._primitives(objects), key=lambda p: -p[0])
+        if prims:
+            pts = np.vstack([p[1] for p in prims])
+            h, w = image.shape[:2]
+            x0 = int(np.clip(np.floor(pts[:, 0].min()) - 2, 0, w - 1))
+            y0 = int(np.clip(np.floor(pts[:, 1].min()) - 2, 0, h - 1))
+            x1 = int(np.clip(np.ceil(pts[:, 0].max()) + 3, x0 + 1, w))
+            y1 = int(np.clip(np.ceil(pts[:, 1].max()) + 3, y0 + 1, h))
+            canvas = Canvas((y1 - y0, x1 - x0), (x0, y0))
+            for _, _, draw in prims:
+                draw(canvas)
+            canvas.composite(image)
         self._scene_cache = (objects, image)
         return image
 
@@ -192,8 +202,10 @@ class Renderer:
         right = px - normal * radius[:, None]
         return np.vstack([left, right[::-1]]), float(depth.mean())
 
-    def _primitives(self, objects: tuple[SceneObject, ...]) -> list[tuple[float, object]]:
-        prims: list[tuple[float, object]] = []
+    def _primitives(
+        self, objects: tuple[SceneObject, ...]
+    ) -> list[tuple[float, np.ndarray, object]]:
+        prims: list[tuple[float, np.ndarray, object]] = []
         for obj in objects:
             if isinstance(obj, Dart):
                 prims.extend(self._dart_prims(obj))
@@ -203,7 +215,7 @@ class Renderer:
                 prims.append(self._pin_prim(obj))
         return prims
 
-    def _dart_prims(self, dart: Dart) -> list[tuple[float, object]]:
+    def _dart_prims(self, dart: Dart) -> list[tuple[float, np.ndarray, object]]:
         m = dart.model
         prims = []
         p_end = m.point_len
@@ -221,7 +233,7 @@ class Renderer:
             segments.append((mid - 3, mid + 3, m.barrel_r * 1.02, m.barrel_r * 1.02, m.ring_color))
         for s_a, s_b, r_a, r_b, color in segments:
             outline, depth = self._tube(dart.axis_point(s_a), dart.axis_point(s_b), r_a, r_b)
-            prims.append((depth - 0.01 * s_a, _tube_painter(outline, color)))
+            prims.append((depth - 0.01 * s_a, outline, _tube_painter(outline, color)))
         for wing in self._wings(dart):
             px = self.camera.project(wing)
             depth = float(self.camera.depth(wing).mean())
@@ -229,7 +241,7 @@ class Renderer:
             normal /= np.linalg.norm(normal) + 1e-12
             shade = 0.55 + 0.45 * abs(float(normal @ self.light_dir))
             color = tuple(int(c * shade) for c in m.flight_color)
-            prims.append((depth, _poly_painter(px, color)))
+            prims.append((depth, px, _poly_painter(px, color)))
         return prims
 
     def _wings(self, dart: Dart) -> list[np.ndarray]:
@@ -256,7 +268,7 @@ class Renderer:
             wings.append(np.array(pts))
         return wings
 
-    def _magnet_prim(self, magnet: Magnet) -> tuple[float, object]:
+    def _magnet_prim(self, magnet: Magnet) -> tuple[float, np.ndarray, object]:
         angles = np.linspace(0, 2 * math.pi, 28, endpoint=False)
         ring = np.column_stack(
             [
@@ -271,30 +283,29 @@ class Renderer:
         dark = tuple(int(c * 0.6) for c in magnet.color)
         depth = float(self.camera.depth(top).mean())
 
-        def draw(image: np.ndarray) -> None:
-            _fill(image, hull, dark)
-            _fill(image, top_px, magnet.color)
+        def draw(canvas: Canvas) -> None:
+            canvas.fill(hull, dark)
+            canvas.fill(top_px, magnet.color)
             highlight = top_px * 0.5 + top_px.mean(axis=0) * 0.5 - (1.5, 1.5)
-            _fill(image, highlight, tuple(min(255, int(c * 1.15 + 20)) for c in magnet.color))
+            canvas.fill(highlight, tuple(min(255, int(c * 1.15 + 20)) for c in magnet.color))
 
-        return depth, draw
+        return depth, hull, draw
 
-    def _pin_prim(self, pin: Pin) -> tuple[float, object]:
+    def _pin_prim(self, pin: Pin) -> tuple[float, np.ndarray, object]:
         base = np.array([*pin.base_mm, 0.0])
         head = base + np.array(pin.head_offset)
         px = self.camera.project(np.vstack([base, head]))
         depth = float(self.camera.depth(head[None, :])[0])
         radius = pin.head_r * self.focal / depth
 
-        def draw(image: np.ndarray) -> None:
-            p = np.round(px * ONE).astype(np.int32)
-            cv2.line(image, tuple(p[0]), tuple(p[1]), (170, 170, 175), 1, cv2.LINE_AA, SHIFT)
-            cv2.circle(image, tuple(p[1]), round(radius * ONE), pin.color, -1, cv2.LINE_AA, SHIFT)
+        def draw(canvas: Canvas) -> None:
+            canvas.line(px[0], px[1], (170, 170, 175), 0.8)
+            canvas.circle(px[1], radius, pin.color)
             light = tuple(min(255, c + 70) for c in pin.color)
-            spot = tuple(np.round((px[1] - radius * 0.35) * ONE).astype(np.int32))
-            cv2.circle(image, spot, round(radius * 0.3 * ONE), light, -1, cv2.LINE_AA, SHIFT)
+            canvas.circle(px[1] - radius * 0.35, radius * 0.3, light)
 
-        return depth, draw
+        box = np.vstack([px, px[1] + radius, px[1] - radius])
+        return depth, box, draw
 
     # --- shadows ---------------------------------------------------------------------------
     def _shadows(self, image: np.ndarray, objects: tuple[SceneObject, ...]) -> None:
@@ -357,14 +368,75 @@ class Renderer:
         return self.camera.project(corners)
 
 
+SUPERSAMPLE = 4
+
+
+class Canvas:
+    """Objects are drawn here at ``SUPERSAMPLE`` times the resolution without OpenCV's
+    anti-aliasing (which fattens every shape by about half a pixel: a biased tip), then
+    averaged down: exact area coverage, so an outline in the frame is where it is in 3D."""
+
+    def __init__(self, shape: tuple[int, int], offset: tuple[int, int]) -> None:
+        h, w = shape
+        k = SUPERSAMPLE
+        self.offset = np.array(offset, dtype=np.float64)
+        self.color = np.zeros((h * k, w * k, 3), np.uint8)
+        self.alpha = np.zeros((h * k, w * k), np.uint8)
+
+    def _pts(self, points: np.ndarray) -> np.ndarray:
+        # pixel centres: frame pixel (i, j) covers sub-pixels k*i .. k*i + k - 1
+        k = SUPERSAMPLE
+        local = (np.asarray(points, dtype=np.float64) - self.offset + 0.5) * k - 0.5
+        return np.round(local * ONE).astype(np.int32)
+
+    def fill(self, points: np.ndarray, color) -> None:
+        p = self._pts(points)
+        cv2.fillPoly(self.color, [p], tuple(int(c) for c in color), cv2.LINE_8, SHIFT)
+        cv2.fillPoly(self.alpha, [p], 255, cv2.LINE_8, SHIFT)
+
+    def line(self, a, b, color, width_px: float) -> None:
+        p = self._pts(np.array([a, b]))
+        thick = max(1, round(width_px * SUPERSAMPLE))
+        cv2.line(
+            self.color,
+            tuple(p[0]),
+            tuple(p[1]),
+            tuple(int(c) for c in color),
+            thick,
+            cv2.LINE_8,
+            SHIFT,
+        )
+        cv2.line(self.alpha, tuple(p[0]), tuple(p[1]), 255, thick, cv2.LINE_8, SHIFT)
+
+    def circle(self, center, radius_px: float, color) -> None:
+        p = self._pts(np.array([center]))[0]
+        r = round(radius_px * SUPERSAMPLE * ONE)
+        cv2.circle(self.color, tuple(p), r, tuple(int(c) for c in color), -1, cv2.LINE_8, SHIFT)
+        cv2.circle(self.alpha, tuple(p), r, 255, -1, cv2.LINE_8, SHIFT)
+
+    def composite(self, image: np.ndarray) -> None:
+        _h, _w = image.shape[:2]
+        k = SUPERSAMPLE
+        size = (self.color.shape[1] // k, self.color.shape[0] // k)
+        premult = self.color.astype(np.float32) * (self.alpha[..., None] / 255.0)
+        color = cv2.resize(premult, size, interpolation=cv2.INTER_AREA)
+        alpha = cv2.resize(
+            self.alpha.astype(np.float32) / 255.0, size, interpolation=cv2.INTER_AREA
+        )
+        x0, y0 = int(self.offset[0]), int(self.offset[1])
+        roi = image[y0 : y0 + size[1], x0 : x0 + size[0]].astype(np.float32)
+        out = roi * (1.0 - alpha[..., None]) + color
+        image[y0 : y0 + size[1], x0 : x0 + size[0]] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
 def _fill(image: np.ndarray, points: np.ndarray, color) -> None:
     p = np.round(np.asarray(points) * ONE).astype(np.int32)
     cv2.fillPoly(image, [p], tuple(int(c) for c in color), cv2.LINE_AA, SHIFT)
 
 
 def _poly_painter(points: np.ndarray, color):
-    def draw(image: np.ndarray) -> None:
-        _fill(image, points, color)
+    def draw(canvas: Canvas) -> None:
+        canvas.fill(points, color)
 
     return draw
 
@@ -377,14 +449,14 @@ def _tube_painter(outline: np.ndarray, color):
     dark = tuple(int(c * 0.55) for c in color)
     light = tuple(min(255, int(c * 0.6 + 110)) for c in color)
 
-    def draw(image: np.ndarray) -> None:
-        _fill(image, outline, dark)
+    def draw(canvas: Canvas) -> None:
+        canvas.fill(outline, dark)
         inner_l = center + (left - center) * 0.7
         inner_r = center + (right - center) * 0.7
-        _fill(image, np.vstack([inner_l, inner_r[::-1]]), color)
+        canvas.fill(np.vstack([inner_l, inner_r[::-1]]), color)
         hl_l = center + (left - center) * 0.45
         hl_r = center + (left - center) * 0.15
-        _fill(image, np.vstack([hl_l, hl_r[::-1]]), light)
+        canvas.fill(np.vstack([hl_l, hl_r[::-1]]), light)
 
     return draw
 
