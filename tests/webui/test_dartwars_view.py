@@ -1,0 +1,350 @@
+"""The Dart Wars tablet view in a browser: a whole two-player game through the web UI.
+
+The first turns are played with real taps on the world map (the start throw at the target,
+homeland darts, map darts, a dart on a border line and its choice, a correction from the
+Darts list, moves by touching a magnet and then a zone, a combat at the target); the long
+middle of the game is driven through POST /api/action with the engine's own random player
+(seeded), and the end is checked on the page again.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+import boards
+from rules.dartwars import DartWars
+from webui import create_app
+
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+BOARD = boards.load("dartwars")
+TARGET = BOARD.target.center
+
+
+def _make_app(data_dir: Path) -> Flask:
+    return create_app(
+        {"DATA_DIR": str(data_dir), "PIN": "1234", "TESTING": True, "SSE_HEARTBEAT_S": 0.5}
+    )
+
+
+@pytest.fixture
+def live_url(tmp_path: Path) -> Iterator[str]:
+    app = _make_app(tmp_path)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    app.extensions["oche"]["table"].hub.close()
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+# --- page helpers ----------------------------------------------------------------------------
+def _shot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"dartwars_{name}.png"), full_page=True)
+
+
+def _position(page: Any) -> str:
+    return page.locator("#board svg").get_attribute("data-position") or ""
+
+
+def _wait_change(page: Any, old: str) -> None:
+    page.wait_for_function(
+        "old => { const s = document.querySelector('#board svg');"
+        " return s && s.dataset.position && s.dataset.position !== old; }",
+        arg=old,
+    )
+
+
+def _screen_point(page: Any, x_mm: float, y_mm: float) -> tuple[float, float]:
+    """Where board point (x_mm, y_mm) is on the screen (the SVG's own transform)."""
+    point = page.evaluate(
+        "([x, y]) => { const svg = document.querySelector('#board svg');"
+        " const p = svg.createSVGPoint(); p.x = x; p.y = y;"
+        " const s = p.matrixTransform(svg.getScreenCTM()); return [s.x, s.y]; }",
+        [x_mm, y_mm],
+    )
+    return point[0], point[1]
+
+
+def _tap(page: Any, x_mm: float, y_mm: float, wait: bool = True) -> None:
+    old = _position(page)
+    page.mouse.click(*_screen_point(page, x_mm, y_mm))
+    if wait:
+        _wait_change(page, old)
+
+
+def _tap_zone(page: Any, zone: str, wait: bool = True) -> None:
+    _tap(page, *BOARD.zones[zone].centroid, wait=wait)
+
+
+def _click(page: Any, selector: str) -> None:
+    old = _position(page)
+    page.locator(selector).first.click()
+    _wait_change(page, old)
+
+
+def _prompt(page: Any) -> str:
+    return page.locator("#board svg").get_attribute("data-prompt") or ""
+
+
+def _tap_border(page: Any, a: str, b: str) -> None:
+    """Tap the printed line between zones a and b.
+
+    A browser reports taps in whole screen pixels (about a millimetre of the map here, and
+    the line is 1.2 mm wide), so the tap goes to a pixel whose centre lies on the line.
+    """
+    shared = BOARD.zones[a].geometry.boundary.intersection(BOARD.zones[b].geometry.boundary)
+    border = max(
+        (g for g in getattr(shared, "geoms", [shared]) if g.length > 0), key=lambda g: g.length
+    )
+    samples = [border.interpolate(i / 80, normalized=True) for i in range(10, 71)]
+    pixels = page.evaluate(
+        "points => { const svg = document.querySelector('#board svg');"
+        " const ctm = svg.getScreenCTM(); const back = ctm.inverse();"
+        " return points.map(([x, y]) => { const p = svg.createSVGPoint(); p.x = x; p.y = y;"
+        " const s = p.matrixTransform(ctm); const q = svg.createSVGPoint();"
+        " q.x = Math.round(s.x); q.y = Math.round(s.y); const m = q.matrixTransform(back);"
+        " return [q.x, q.y, m.x, m.y]; }); }",
+        [[pt.x, pt.y] for pt in samples],
+    )
+    for sx, sy, x_mm, y_mm in pixels:
+        where = BOARD.locate(x_mm, y_mm)
+        if where.on_line and set(where.candidates) == {a, b}:
+            old = _position(page)
+            page.mouse.click(sx, sy)
+            _wait_change(page, old)
+            return
+    raise AssertionError(f"no screen pixel falls on the line between {a} and {b}")
+
+
+def _stack(page: Any, zone: str, owner: int) -> Any:
+    return page.locator(f"g.magnets[data-zone='{zone}'][data-owner='{owner}']")
+
+
+def _count(page: Any, zone: str, owner: int) -> int:
+    stack = _stack(page, zone, owner)
+    return int(stack.get_attribute("data-count")) if stack.count() else 0
+
+
+def _shown_mm(page: Any, player: int) -> float:
+    """The distance the panel shows for a player's throw at the target."""
+    text = page.locator(f".dw-throw[data-player='{player}']").inner_text()
+    assert text.endswith(" mm"), text
+    return float(text.rsplit(": ", 1)[1].removesuffix(" mm"))
+
+
+def _legend(page: Any, player: int) -> dict[str, str]:
+    row = page.locator(f".dw-player[data-player='{player}']")
+    return {
+        k: row.get_attribute(f"data-{k}") or ""
+        for k in ("onboard", "supply", "removed", "homeland", "master")
+    }
+
+
+# --- the game --------------------------------------------------------------------------------
+@pytest.mark.browser
+def test_a_two_player_game_is_played_through_the_tablet(live_url: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 800, "height": 1280})
+            page.set_default_timeout(8000)
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            _start_game(page, live_url)
+            _first_throws(page)
+            _first_turn_by_taps(page)
+            _combat_by_taps(page)
+            _play_to_the_end(page, live_url)
+            assert errors == []
+        finally:
+            browser.close()
+
+
+def _start_game(page: Any, url: str) -> None:
+    page.goto(f"{url}/play")
+    page.fill("#pin", "1234")
+    page.click("#login button")
+    page.wait_for_selector("#control-badge", state="visible")
+    page.goto(f"{url}/new")
+    page.select_option("#game", "dartwars")
+    names = page.locator("#players input[type=text]")
+    assert names.count() == 2
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bob")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(f"{url}/play")
+    page.wait_for_selector("#board svg[data-prompt='throw_for_order']")
+    # Nobody has a magnet yet; the legend lists both players with a full box of 15.
+    assert page.locator("g.magnets").count() == 0
+    assert _legend(page, 0)["supply"] == "15" and _legend(page, 1)["supply"] == "15"
+    labels = page.locator("#choices button").all_inner_texts()
+    assert "Missed the board" in labels and "Fell off a magnet (throw again)" in labels
+    _shot(page, "1_start")
+
+
+def _first_throws(page: Any) -> None:
+    cx, cy = TARGET
+    # Ann hits the bull's centre, Bob 30 mm out: the distances are shown, Ann starts.
+    _tap(page, cx, cy)
+    assert _shown_mm(page, 0) < 1.5  # a screen pixel is about a millimetre of the map
+    assert "to throw" in page.locator(".dw-throw[data-player='1']").inner_text()
+    _tap(page, cx + 30, cy)
+    assert page.locator(".dw-result").inner_text() == "Ann goes first"
+    assert _shown_mm(page, 1) == pytest.approx(30, abs=1.5)
+    rings = {
+        r.get_attribute("data-player"): float(r.get_attribute("data-mm"))
+        for r in page.locator("circle.distance-ring").all()
+    }
+    assert rings.keys() == {"0", "1"}
+    assert all(rings[str(p)] == pytest.approx(_shown_mm(page, p), abs=0.06) for p in (0, 1))
+    assert _prompt(page) == "throw_homeland"
+    # Free homelands are outlined; a dart in the sea forfeits, then Brazil and Peru.
+    assert page.locator(".free-homeland").count() == 31
+    _tap_zone(page, "brazil")
+    _tap_zone(page, "sea_0_0")
+    assert _legend(page, 1)["homeland"] == ""
+    _tap_zone(page, "peru_bolivia")
+    assert page.locator("g.flag[data-zone='brazil'][data-owner='0']").count() == 1
+    assert page.locator("g.flag[data-zone='peru_bolivia'][data-owner='1']").count() == 1
+    assert _count(page, "brazil", 0) == 3 and _count(page, "peru_bolivia", 1) == 3
+    assert _legend(page, 0) == {
+        "onboard": "3",
+        "supply": "12",
+        "removed": "0",
+        "homeland": "brazil",
+        "master": "",
+    }
+    assert _prompt(page) == "dart" and "Ann" in page.locator("#turn").inner_text()
+
+
+def _first_turn_by_taps(page: Any) -> None:
+    # Dart 1: Colombia & Venezuela, a country nobody has visited.
+    _tap_zone(page, "colombia_venezuela")
+    assert page.locator(".dw-hits path.hit[data-zone='colombia_venezuela']").count() == 1
+    # Dart 2, added by hand on the line between Brazil and the sea: the thrower chooses.
+    page.click("#manual-toggle")
+    _tap_border(page, "brazil", "sea_5_5")
+    assert _prompt(page) == "choose_zone"
+    assert page.locator(".zone.candidate").count() == 2
+    assert sorted(page.locator("#choices .dw-zone").all_inner_texts()) == ["Brazil", "Sea F6"]
+    _click(page, "#choices .dw-zone[data-zone='sea_5_5']")
+    page.click("#manual-toggle")
+    # Dart 3 lands in Argentina by mistake; the Darts list moves it to Peru & Bolivia.
+    _tap_zone(page, "argentina_chile")
+    assert _prompt(page) == "move"
+    darts = page.locator("#darts li")
+    assert darts.count() == 3 and darts.nth(2).inner_text().startswith("Argentina & Chile")
+    darts.nth(2).get_by_role("button", name="Move").click()
+    _tap_zone(page, "peru_bolivia")
+    hits = page.locator(".dw-hits path.hit")
+    assert sorted(h.get_attribute("data-zone") for h in hits.all()) == [
+        "colombia_venezuela",
+        "peru_bolivia",
+        "sea_5_5",
+    ]
+    assert "must be used to attack" in page.locator("#choices .dw-hint").inner_text()
+    assert page.locator(".dw-moves circle.source[data-zone='brazil']").count() == 1
+    _shot(page, "2_move_prompt")
+
+    # Touch Brazil's magnets: three lit destinations, one of them an attack.
+    page.mouse.click(*_screen_point(page, *BOARD.zones["brazil"].centroid))
+    page.wait_for_selector("#board svg[data-selected='brazil']")
+    dests = {
+        d.get_attribute("data-zone"): d.get_attribute("class")
+        for d in page.locator(".dw-moves path.dest").all()
+    }
+    assert dests == {
+        "colombia_venezuela": "dest move",
+        "peru_bolivia": "dest attack",
+        "sea_5_5": "dest move",
+    }
+    _shot(page, "3_magnet_touched")
+    _tap_zone(page, "peru_bolivia")  # the attack first (the rules insist on it)
+    assert _count(page, "peru_bolivia", 0) == 1
+    # A new country: the magnet wins one more there.
+    page.mouse.click(*_screen_point(page, *BOARD.zones["brazil"].centroid))
+    page.wait_for_selector("#board svg[data-selected='brazil']")
+    _tap_zone(page, "colombia_venezuela")
+    assert _count(page, "colombia_venezuela", 0) == 2
+    assert page.locator(".visited[data-zone='colombia_venezuela'][data-by='0']").count() == 1
+    # The last hit: pick the move from the buttons instead of the map.
+    _click(page, "#choices .dw-move")
+
+
+def _combat_by_taps(page: Any) -> None:
+    page.wait_for_selector("#board svg[data-prompt='who_throws_first']")
+    assert page.locator(".dw-combat .combat-zone[data-zone='peru_bolivia']").count() == 1
+    labels = page.locator("#choices button").all_inner_texts()
+    assert labels == ["Ann (attacker) throws first", "Bob (defender) throws first"]
+    _click(page, "#choices button[data-thrower='1']")
+    cx, cy = TARGET
+    _tap(page, cx, cy - 40)  # Bob: 40 mm
+    box = page.locator(".dw-throwbox")
+    assert "Combat in Peru" in box.inner_text()
+    assert page.locator(".dw-throw[data-player='1']").inner_text().startswith("Bob (defender): ")
+    assert _shown_mm(page, 1) == pytest.approx(40, abs=1.5)
+    assert page.locator(".dw-throw[data-player='0']").inner_text() == "Ann (attacker): to throw"
+    _shot(page, "4_combat")
+    _tap(page, cx + 12, cy + 5)  # Ann: 13 mm, closer: she wins
+    assert "Ann beats Bob in peru_bolivia" in page.locator(".dw-result").inner_text()
+    assert page.locator(".dw-throw[data-player='0']").inner_text().startswith("Ann (winner): ")
+    assert _shown_mm(page, 0) == pytest.approx(13, abs=1.5)
+    # In a homeland the loser's magnet is taken off: Bob has two left.
+    assert _count(page, "peru_bolivia", 1) == 2
+    assert _legend(page, 1)["onboard"] == "2"
+    _shot(page, "5_combat_result")
+    assert _prompt(page) == "dart" and "Bob" in page.locator("#turn").inner_text()
+
+
+def _play_to_the_end(page: Any, url: str) -> None:
+    engine = DartWars()
+    rng = random.Random(7)
+    snap = page.request.get(f"{url}/api/state").json()
+    shots = set()
+    for _ in range(3000):
+        state = snap["state"]
+        if state["phase"] == "over":
+            break
+        action = engine.random_action(state, rng)
+        answer = page.request.post(f"{url}/api/action", data={"action": action})
+        assert answer.ok, answer.text()
+        snap = answer.json()
+        kind = snap["prompt"]["kind"]
+        if kind in ("order_attacks", "move") and kind not in shots and state["turn_number"] > 3:
+            page.wait_for_function(
+                "seq => (document.querySelector('#board svg') || {dataset: {}})"
+                ".dataset.position.endsWith('|' + seq)",
+                arg=snap["log"][-1]["seq"],
+            )
+            shots.add(kind)
+            _shot(page, f"6_{kind}")
+    assert snap["outcome"] is not None, "the seeded game did not end"
+    winner = snap["outcome"]["winners"][0]
+    page.wait_for_selector("#outcome", state="visible")
+    assert snap["players"][winner] in page.locator("#outcome").inner_text()
+    page.wait_for_selector("#board svg[data-prompt='over']")
+    loser = 1 - winner
+    assert _legend(page, loser)["master"] == str(winner)
+    assert "slave of" in page.locator(f".dw-player[data-player='{loser}'] .dw-slave").inner_text()
+    _shot(page, "7_end")
