@@ -291,10 +291,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     tablet.fill("#pin", "1234")
     tablet.click("#login button")
     tablet.wait_for_selector("#control-badge", state="visible")
-    created = tablet.request.post(
-        f"{url}/api/games", data={"game": "sparta", "players": ["Ann", "Bob"]}
-    )
-    assert created.ok, created.text()
+    _new_game_in_the_form(tablet, url, ["Ann", "Bob"])
     tablet.wait_for_selector("svg.sparta-board[data-ready='yes'] .piece.movable")
     spectator = browser.new_page(viewport={"width": 390, "height": 844})
     spectator.set_default_timeout(8000)
@@ -435,6 +432,37 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     assert tablet.locator(".captured-mark[data-square='1,1']").count() == 1
     assert tablet.locator(".piece.movable").count() == 0
     _shot(tablet, "11_game_over")
+
+    # Colours the players pick on the New game page are the colours of their pieces.
+    _new_game_in_the_form(tablet, url, ["Cleo", "Dan"], ["#15803d", "#7c3aed"])
+    tablet.wait_for_selector("svg.sparta-board[data-ready='yes'] .piece.movable")
+    tablet.set_viewport_size({"width": 844, "height": 390})  # a phone held sideways
+    for square, colour in (("9,1", "#15803d"), ("0,1", "#7c3aed")):
+        fills = tablet.locator(f".pieces .piece[data-square='{square}'] circle").evaluate_all(
+            "cs => cs.map(c => c.getAttribute('fill'))"
+        )
+        assert colour in fills
+    assert tablet.locator(".city[data-owner='1'] rect").first.get_attribute("stroke") != (
+        tablet.locator(".city[data-owner='0'] rect").first.get_attribute("stroke")
+    )
+    box = board.bounding_box()
+    assert box is not None and box["height"] <= 390
+    _shot(tablet, "12_chosen_colours_phone_landscape")
+
+
+def _new_game_in_the_form(
+    page: Any, url: str, names: list[str], colours: list[str] | None = None
+) -> None:
+    page.goto(f"{url}/new")
+    page.select_option("#game", "sparta")
+    rows = page.locator("#players .player-row")
+    assert rows.count() == 2
+    for i, name in enumerate(names):
+        rows.nth(i).locator("input[type=text]").fill(name)
+        if colours:
+            rows.nth(i).locator("input[type=color]").fill(colours[i])
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(f"{url}/play")
 
 
 def test_the_opening_plays_as_the_tests_say() -> None:

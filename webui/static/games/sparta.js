@@ -11,6 +11,7 @@
 (function () {
   const S = 100; // one square in SVG units
   const TRAY = 96; // height of a player's strip (name, heroes in stock, pieces taken)
+  const TRAY_WIDTH = 1000; // the strip is laid out this wide, then scaled to the board's width
   const MARGIN = 44; // room for the rank numbers and file letters
   const GAP = 10;
   // Selection marks in blue: apart from both sides' usual colours (yellow, red) and the cities.
@@ -333,14 +334,15 @@
     const snap = view.snap;
     const state = snap.state;
     const n = size();
-    const width = n * S;
+    const width = TRAY_WIDTH;
+    const k = trayScale();
     // Player 1 sits at the top edge, player 0 at the bottom edge.
-    const tops = [n * S + MARGIN, -TRAY - GAP];
+    const tops = [n * S + MARGIN, -TRAY * k - GAP];
     for (const player of [0, 1]) {
-      const y = tops[player];
+      const y = 0;
       const c = colour(player);
       const other = 1 - player;
-      const g = el("g", { class: "tray", "data-player": player }, svg);
+      const g = el("g", { class: "tray", "data-player": player, transform: `translate(0 ${tops[player]}) scale(${k})` }, svg);
       const toMove = !snap.outcome && state.to_move === player;
       el("rect", { x: 0, y, width, height: TRAY, rx: 12, fill: toMove ? tint(c, 0.8) : "#ffffff", stroke: shade(c, 0.8), "stroke-width": toMove ? 6 : 2 }, g);
       const name = (snap.players[player] || `Player ${player + 1}`).slice(0, 12);
@@ -363,6 +365,8 @@
     }
   }
 
+  function trayScale() { return (size() * S) / TRAY_WIDTH; }
+
   function draw() {
     const snap = view.snap;
     if (!snap.state || !snap.state.board) return;
@@ -370,10 +374,7 @@
     let svg = view.svg;
     if (!svg || !view.container.contains(svg)) {
       view.container.innerHTML = "";
-      const top = -TRAY - GAP - 4;
-      const height = n * S + MARGIN + TRAY + 4 - top;
       svg = el("svg", {
-        viewBox: `${-MARGIN} ${top} ${n * S + MARGIN + 6} ${height}`,
         class: "sparta-board",
         role: "img",
         "aria-label": "Sparta board",
@@ -383,6 +384,10 @@
       view.svg = svg;
     }
     svg.innerHTML = "";
+    // The board's size may change from one game to the next: the view box follows it.
+    const top = -TRAY * trayScale() - GAP - 4;
+    const height = n * S + MARGIN + TRAY * trayScale() + 4 - top;
+    svg.setAttribute("viewBox", `${-MARGIN} ${top} ${n * S + MARGIN + 6} ${height}`);
     svg.dataset.position = view.posKey || "";
     svg.dataset.ready = view.moves ? "yes" : "no";
     svg.dataset.selected = view.selected || "";
@@ -499,9 +504,14 @@
     div.appendChild(note);
     if (view.selected) {
       const entries = destinationEntries();
-      const captures = entries.filter((e) => ((e.effects || {}).captures || []).length).length;
+      const has = (test) => entries.some((e) => e.effects && test(e.effects));
+      const keys = [];
+      if (has((fx) => fx.captures.length)) keys.push("red: captures (×n pieces)");
+      if (has((fx) => fx.promotes)) keys.push("★ becomes a hero");
+      if (has((fx) => fx.conquers)) keys.push("⚑ conquers the city");
+      const count = `${entries.length} square${entries.length === 1 ? "" : "s"} to go to`;
       note.textContent = entries.length
-        ? `${entries.length} square${entries.length === 1 ? "" : "s"} to go to${captures ? ` (red: captures, ×n pieces)` : ""}; ★ becomes a hero, ⚑ conquers the city.`
+        ? `${count}${keys.length ? `: ${keys.join(", ")}` : ""}.`
         : "This warrior cannot move, but it may be promoted.";
       div.appendChild(button("Choose another piece", () => { view.selected = null; update(); }, "secondary"));
     } else if (Object.keys((snap.prompt.data || {}).destinations || {}).length) {
