@@ -38,6 +38,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     method.add_argument(
         "--markerless", action="store_true", help="match the board's artwork instead of markers"
     )
+    method.add_argument(
+        "--check",
+        type=Path,
+        metavar="CAL.json",
+        help="drift check: is the board still where this calibration says? (recalibrates "
+        "when it moved and --out is given)",
+    )
     cal.add_argument("--reference", type=Path, help="with --markerless: a scan/PNG of the board")
     cal.add_argument("--reference-dpi", type=float, help="the --reference image's dpi")
     cal.add_argument("--overlay", type=Path, help="write a picture with the zones projected")
@@ -72,8 +79,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
     image = read_image(args.image)
     height, width = image.shape[:2]
     lens = load_lens(args.lens) if args.lens else None
-    if (args.reference or args.reference_dpi) and not args.markerless:
+    if (args.reference or args.reference_dpi) and not (args.markerless or args.check):
         raise CalibrationError("--reference and --reference-dpi go with --markerless")
+    if args.check:
+        return _run_check(args, board, image)
     if args.points:
         from calibration.manual import calibrate_from_points, load_points
 
@@ -115,6 +124,35 @@ def run_calibrate(args: argparse.Namespace) -> int:
         note = f" {args.out} was left as it was." if args.out else ""
         raise CalibrationError(f"{refused}{note}")
     return 0
+
+
+def _run_check(args: argparse.Namespace, board, image) -> int:
+    from calibration.drift import check_drift
+
+    calibration = model.load(args.check)
+    calibration.check_fits(board.id, (image.shape[1], image.shape[0]), str(args.check))
+    reference = None
+    if args.reference:
+        from calibration.markerless import scan_reference
+
+        if not args.reference_dpi:
+            raise CalibrationError("--reference needs --reference-dpi (the scan's dpi)")
+        reference = scan_reference(args.reference, args.reference_dpi, board)
+    result = check_drift(calibration, board, image, reference=reference)
+    written = None
+    if result.calibration is not None and args.out:
+        model.save(result.calibration, args.out)
+        written = str(args.out)
+    if args.json:
+        print(json.dumps({**result.to_json(), "written": written}))
+    else:
+        moved = "" if result.moved_mm is None else f" (moved {result.moved_mm:.2f} mm)"
+        print(f"{result.status}{moved}: {result.message} [{result.ms:.1f} ms]")
+        if written:
+            print(f"new calibration written to {written}")
+        elif result.calibration is not None:
+            print("give --out FILE to save the new calibration")
+    return 0 if result.status in ("ok", "recalibrated") else 1
 
 
 def _check_writable(path: Path) -> None:

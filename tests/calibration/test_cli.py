@@ -139,6 +139,45 @@ def test_bad_input_gives_a_message_not_a_traceback(files, capsys, args, message)
     assert "Traceback" not in err
 
 
+def test_drift_check_cli(files, capsys, groundround):
+    import dataclasses
+
+    from calibration.synthetic import render_case
+
+    folder, camera = files
+    cal = folder / "drift.json"
+    run(capsys, "calibrate", "--board", "groundround", "--image", str(folder / "photo.png"),
+        "--lens", str(folder / "lens.json"), "--out", str(cal))  # fmt: skip
+    code, out, _ = run(
+        capsys, "calibrate", "--board", "groundround", "--image", str(folder / "photo.png"),
+        "--check", str(cal),
+    )  # fmt: skip
+    assert code == 0 and out.startswith("ok (moved 0.")
+    slid = dataclasses.replace(camera, tvec=camera.tvec + camera.rotation @ np.array([-4.0, 0, 0]))
+    cv2.imwrite(str(folder / "slid.png"), render_case(groundround, CASE, slid))
+    new = folder / "new.json"
+    code, out, _ = run(
+        capsys, "calibrate", "--board", "groundround", "--image", str(folder / "slid.png"),
+        "--check", str(cal), "--out", str(new), "--json",
+    )  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "recalibrated" and data["moved_mm"] > 3
+    assert model.load(new).extra["recalibrated_after_drift_mm"] > 3
+    cv2.imwrite(
+        str(folder / "small.png"), cv2.resize(cv2.imread(str(folder / "photo.png")), (640, 360))
+    )
+    code, _, err = run(
+        capsys, "calibrate", "--board", "groundround", "--image", str(folder / "small.png"),
+        "--check", str(cal),
+    )  # fmt: skip
+    assert code == 2 and f"{cal}: this calibration was made at 1280x720 px" in err
+    code, _, err = run(
+        capsys, "calibrate", "--board", "classic", "--image", str(folder / "photo.png"),
+        "--check", str(cal),
+    )  # fmt: skip
+    assert code == 2 and "for board 'groundround', not 'classic'" in err
+
+
 def test_calibrate_lens_cli(tmp_path, capsys):
     from calibration.synthetic import lens_sheet_photos
 

@@ -33,6 +33,26 @@ def test_recovers_board_positions_within_half_a_millimetre(case):
     assert result.calibration.extra["method"] == "markerless"
 
 
+def test_orb_when_sift_is_missing(classic, monkeypatch):
+    """Some OpenCV builds lack SIFT: ORB features take over."""
+    import calibration.markerless as markerless
+
+    def no_sift(*args, **kwargs):
+        raise AttributeError("this OpenCV has no SIFT")
+
+    monkeypatch.setattr(markerless.cv2, "SIFT_create", no_sift)
+    case = Case("classic", 35, 60, 0, 0.0, noise=3, light=0.3, jpeg=85, seed=24, markers=False)
+    image, camera = view(case)
+    result = calibrate_markerless(
+        classic,
+        image,
+        None,
+        markerless.Reference(markerless.board_reference(classic).image, "board"),
+    )
+    assert result.report.notes[0].startswith("ORB features")
+    assert board_error_mm(result.calibration, camera, classic)[0] < 0.5
+
+
 def test_a_users_scan_as_reference(groundround, tmp_path):
     """A scan at its own dpi, slightly off-white and soft, stands in for the artwork."""
     scan = render_png(build_scene(groundround, markers=False), 100)
