@@ -354,7 +354,21 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     )
     spectator.wait_for_selector(".captured-mark[data-square='6,3']")
     assert spectator.locator(".piece.movable").count() == 0  # spectators cannot move
-    _shot(tablet, "4_after_capture")
+    # ... but may touch any piece to see where it could go.
+    spectator.locator(".pieces .piece[data-square='5,4']").click()
+    spectator.wait_for_selector(".peek .reach")
+    state = tablet.request.get(f"{url}/api/state").json()["state"]
+    reach = {_sq(e["to"]) for e in Sparta().destinations(state, [5, 4])}
+    assert {r.get_attribute("data-square") for r in spectator.locator(".reach").all()} == reach
+    assert spectator.locator(".dest").count() == 0
+    # Bob's turn; touching Ann's piece shows its reach, not squares to move to.
+    tablet.locator(".pieces .piece[data-square='7,2']").click()
+    tablet.wait_for_selector(".peek .reach")
+    assert tablet.locator(".dest").count() == 0
+    assert "could go" in tablet.locator("#choices .sparta-hint").inner_text()
+    _shot(tablet, "4_after_capture_reach_of_c3")
+    tablet.locator(".pieces .piece[data-square='7,2']").click()  # again: stays a look only
+    assert tablet.locator(".dest").count() == 0
     _shot(spectator, "5_spectator_phone")
 
     # Ann conquers Bob's city on d6; on her next turn the promote button is offered.

@@ -28,6 +28,7 @@
     board: null, // {size, files, ranks, colours} from the server
     fetching: null,
     selected: null, // "r,c" of the touched piece
+    peek: null, // {square, to: ["r,c", ...]}: where a piece not on the move could go
     sending: false,
   };
 
@@ -398,6 +399,7 @@
     drawPieces(svg);
     drawLastMarks(svg);
     drawCaptureTargets(svg);
+    drawPeek(svg);
     const over = el("g", { class: "dest-over" }, svg);
     drawDestinations(under, over);
     drawTrays(svg);
@@ -458,20 +460,57 @@
     const hit = event.target.closest ? event.target.closest("[data-square]") : null;
     const k = hit ? hit.dataset.square : null;
     if (!k) return;
-    if (!control()) { Oche.flash("Enter the table's PIN to move pieces from this tablet.", true); return; }
-    if ((snap.prompt || {}).kind !== "move") { Oche.flash(snap.prompt.text); return; }
-    const target = destinationEntries().find((e) => key(e.to) === k);
-    if (target) { send(moveAction(target)); return; }
     const piece = pieceAt(k.split(",").map(Number));
-    if (piece && piece.owner === snap.prompt.player) {
+    const moving = control() && (snap.prompt || {}).kind === "move";
+    const target = moving ? destinationEntries().find((e) => key(e.to) === k) : null;
+    if (target) { send(moveAction(target)); return; }
+    view.peek = null;
+    if (piece && !(moving && piece.owner === snap.prompt.player)) {
+      // Anyone may look where a piece could go: the other side's, or any piece for spectators.
+      view.selected = null;
+      peek(k);
+      update();
+      return;
+    }
+    if (!control()) { Oche.flash("Enter the table's PIN to move pieces from this tablet.", true); return; }
+    if (!moving) { Oche.flash(snap.prompt.text); update(); return; }
+    if (piece) {
       if (view.selected === k) view.selected = null;
       else if (movableSet().has(k) || promotableSet().has(k)) view.selected = k;
       else { view.selected = null; Oche.flash("That piece cannot move now: every square around it is taken."); }
     } else {
-      if (piece && !view.selected) Oche.flash(`That piece is not ${snap.players[snap.prompt.player]}'s.`);
       view.selected = null;
     }
     update();
+  }
+
+  async function peek(k) {
+    // The squares a piece not on the move could reach: what it threatens next turn.
+    const wanted = view.posKey;
+    try {
+      const response = await fetch(`/api/sparta/moves?square=${k}`, { credentials: "same-origin" });
+      const data = await response.json();
+      if (!response.ok) { Oche.flash(data.error || "could not load that piece's moves", true); return; }
+      if (`${data.game_id}|${data.last_seq}` !== wanted || view.posKey !== wanted) return;
+      view.peek = { square: k, to: (data.pieces[k] || []).map((e) => key(e.to)) };
+      update();
+    } catch (e) {
+      Oche.flash("could not load that piece's moves: is the server running?", true);
+    }
+  }
+
+  function drawPeek(svg) {
+    if (!view.peek) return;
+    const piece = pieceAt(view.peek.square.split(",").map(Number));
+    if (!piece) return;
+    const edge = shade(colour(piece.owner), 0.7);
+    const g = el("g", { class: "peek", "data-square": view.peek.square, "pointer-events": "none" }, svg);
+    const [cx, cy] = center(view.peek.square.split(",").map(Number));
+    el("circle", { cx, cy, r: 46, fill: "none", stroke: edge, "stroke-width": 4, "stroke-dasharray": "4 5" }, g);
+    for (const k of view.peek.to) {
+      const [r, c] = k.split(",").map(Number);
+      el("rect", { class: "reach", "data-square": k, x: c * S + 10, y: r * S + 10, width: S - 20, height: S - 20, rx: 8, fill: edge, "fill-opacity": 0.12, stroke: edge, "stroke-width": 4, "stroke-dasharray": "10 7" }, g);
+    }
   }
 
   function update() {
@@ -514,6 +553,11 @@
         ? `${count}${keys.length ? `: ${keys.join(", ")}` : ""}.`
         : "This warrior cannot move, but it may be promoted.";
       div.appendChild(button("Choose another piece", () => { view.selected = null; update(); }, "secondary"));
+    } else if (view.peek) {
+      const [r, c] = view.peek.square.split(",").map(Number);
+      const piece = pieceAt([r, c]);
+      const whose = piece ? `${snap.players[piece.owner]}'s ${piece.kind}` : "The piece";
+      note.textContent = `${whose} on ${squareName([r, c])} could go to the dashed squares on its turn.`;
     } else if (Object.keys((snap.prompt.data || {}).destinations || {}).length) {
       note.textContent = "Pieces that can move have a blue frame: touch one, then a blue square.";
     } else {
@@ -544,6 +588,7 @@
       view.posKey = positionKey(snap);
       view.moves = null;
       view.selected = null;
+      view.peek = null;
     }
     // Also ask again when an earlier answer was lost (network) or arrived for another position.
     if (newPosition || !view.board || (!view.moves && !view.fetching)) fetchMoves(snap);
