@@ -159,7 +159,12 @@ class GameSession:
                 ],
                 "outcome": outcome.to_json() if outcome else None,
                 "log": [
-                    {"seq": e.seq, "text": e.text, "source": e.source, "action": e.action}
+                    {
+                        "seq": e.seq,
+                        "text": e.text,
+                        "source": e.source,
+                        "action": self._action_view(e.action, viewer),
+                    }
                     for e in self.entries[-200:]
                 ],
                 "replay_problem": self.replay_problem,

@@ -47,12 +47,13 @@ def create_app(
         store.set_setting("pin", f"{secrets.randbelow(10_000):04d}")
     app.extensions["oche"] = {"table": table, "camera": camera}
 
-    from webui import api, games_api, pages, stream
+    from webui import api, games_api, pages, player_api, stream
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(games_api.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(player_api.bp)
     return app
 
 

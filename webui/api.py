@@ -142,6 +142,11 @@ def export_game(game_id: str):
         data = table().store.export_game(game_id)
     except KeyError:
         return error(f"no game {game_id!r}", 404)
+    pin = request.headers.get("X-Oche-Pin")
+    referee = has_control() or (pin is not None and pin_matches(pin))
+    if hasattr(game_class(data["game"]), "action_view") and not (data["finished"] or referee):
+        # The log holds every secret card choice: only the referee sees it mid-game.
+        return error("this game has secret choices: enter the table's PIN to export it", 403)
     return Response(
         json.dumps(data, indent=1),
         mimetype="application/json",
