@@ -285,7 +285,9 @@ def test_a_game_is_played_by_touching_pieces_and_squares(live_url: str) -> None:
 
 
 def _play_through_the_ui(browser: Any, url: str) -> None:
+    errors: list[str] = []
     tablet = browser.new_page(viewport={"width": 800, "height": 1280})
+    tablet.on("pageerror", lambda exc: errors.append(str(exc)))
     tablet.set_default_timeout(8000)
     tablet.goto(f"{url}/play")
     tablet.fill("#pin", "1234")
@@ -294,6 +296,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     _new_game_in_the_form(tablet, url, ["Ann", "Bob"])
     tablet.wait_for_selector("svg.sparta-board[data-ready='yes'] .piece.movable")
     spectator = browser.new_page(viewport={"width": 390, "height": 844})
+    spectator.on("pageerror", lambda exc: errors.append(str(exc)))
     spectator.set_default_timeout(8000)
     spectator.goto(f"{url}/play")
 
@@ -462,6 +465,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     box = board.bounding_box()
     assert box is not None and box["height"] <= 390
     _shot(tablet, "12_chosen_colours_phone_landscape")
+    assert errors == [], errors  # no script error on either page
 
 
 def _new_game_in_the_form(

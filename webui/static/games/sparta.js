@@ -418,10 +418,10 @@
       view.board = data.board;
       if (firstBoard) syncColours(view.snap);
       // A late answer for an older position is dropped; the newer one is on its way.
-      if (`${data.game_id}|${data.last_seq}` !== positionKey(view.snap)) return;
-      view.moves = data.pieces;
-      if (firstBoard) { await Oche.render(view.snap); return; } // the turn swatch in our colours
-      update();
+      const current = `${data.game_id}|${data.last_seq}` === positionKey(view.snap);
+      if (current) view.moves = data.pieces;
+      if (firstBoard) await Oche.render(view.snap); // the whole page in our colours
+      else if (current) update();
     } catch (e) {
       Oche.flash("could not load the moves: is the server running?", true);
     } finally {
