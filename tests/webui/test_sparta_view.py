@@ -190,6 +190,25 @@ def test_a_winning_move_is_announced(client: FlaskClient) -> None:
     assert _moves(client)["pieces"] == {}  # the game is over: nothing moves
 
 
+def test_a_move_that_ends_in_a_tie_is_announced(client: FlaskClient) -> None:
+    # Taking b4 leaves two pieces a side and no city on either: the game ends in a tie.
+    layout = layout_from_diagram(
+        """
+        . . . . w
+        W w . . .
+        . . . . .
+        . . W . .
+        w . . . .
+        """
+    )
+    _start(client, layout=layout)
+    data = _moves(client)
+    ending = [e for entries in data["pieces"].values() for e in entries if e["effects"]["result"]]
+    assert [(e["to"], e["effects"]["result"]) for e in ending] == [([1, 2], "draw")]
+    snap = client.post("/api/action", json={"action": ending[0]["action"]}).json
+    assert snap["outcome"]["draw"] is True
+
+
 def test_one_piece_by_name_or_pair_and_the_reach_of_the_other_side(client: FlaskClient) -> None:
     _start(client)
     by_name = _moves(client, "?square=b1")["pieces"]
