@@ -20,7 +20,10 @@ from flask import Flask
 from werkzeug.serving import make_server
 
 import boards
+from rules.darts import dart_in_zone
 from rules.dartwars import DartWars
+from rules.dartwars.flow import start_turn
+from rules.dartwars.state import add_magnet, initial_state
 from webui import create_app
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
@@ -167,7 +170,7 @@ def test_a_two_player_game_is_played_through_the_tablet(live_url: str) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 800, "height": 1280})
+            page = browser.new_page(viewport={"width": 800, "height": 1280}, device_scale_factor=2)
             page.set_default_timeout(8000)
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -288,8 +291,9 @@ def _first_turn_by_taps(page: Any) -> None:
     _tap_zone(page, "colombia_venezuela")
     assert _count(page, "colombia_venezuela", 0) == 2
     assert page.locator(".visited[data-zone='colombia_venezuela'][data-by='0']").count() == 1
-    # The last hit: pick the move from the buttons instead of the map.
-    _click(page, "#choices .dw-move")
+    # The dart in the sea need not be used: Ann keeps her last magnet at home.
+    assert page.locator("#choices .dw-move").all_inner_texts() == ["Brazil → Sea F6"]
+    _click(page, "#choices .dw-end")
 
 
 def _combat_by_taps(page: Any) -> None:
@@ -307,7 +311,10 @@ def _combat_by_taps(page: Any) -> None:
     assert page.locator(".dw-throw[data-player='0']").inner_text() == "Ann (attacker): to throw"
     _shot(page, "4_combat")
     _tap(page, cx + 12, cy + 5)  # Ann: 13 mm, closer: she wins
-    assert "Ann beats Bob in peru_bolivia" in page.locator(".dw-result").inner_text()
+    assert page.locator(".dw-result").inner_text() == (
+        "Ann beats Bob in Peru & Bolivia: in a homeland nobody changes sides: "
+        "Bob's magnet is taken off the map."
+    )
     assert page.locator(".dw-throw[data-player='0']").inner_text().startswith("Ann (winner): ")
     assert _shown_mm(page, 0) == pytest.approx(13, abs=1.5)
     # In a homeland the loser's magnet is taken off: Bob has two left.
@@ -348,3 +355,110 @@ def _play_to_the_end(page: Any, url: str) -> None:
     assert _legend(page, loser)["master"] == str(winner)
     assert "slave of" in page.locator(f".dw-player[data-player='{loser}'] .dw-slave").inner_text()
     _shot(page, "7_end")
+
+
+# --- the combat questions of a three-player position --------------------------------------
+def _three_player_position(masters: list[int | None]) -> tuple[DartWars, dict[str, Any]]:
+    """Ann has two magnets in Colombia and darts twice in Mexico, Cid's homeland, where Bob
+    and Cid stand; Cid may be Bob's slave. Built with the engine, as a rules test would."""
+    engine = DartWars()
+    state = initial_state("dartwars", ["Ann", "Bob", "Cid"], 15)
+    state.update(phase="play", first_player=0, play_order=[0, 1, 2], master=masters)
+    state["homelands"] = ["brazil", "usa", "mexico"]
+    state["visited"] = {**dict.fromkeys(state["homelands"]), "colombia_venezuela": 0, "cuba": 2}
+    for owner, zone in [
+        (0, "brazil"),
+        (0, "brazil"),
+        (0, "colombia_venezuela"),
+        (0, "colombia_venezuela"),
+        (1, "usa"),
+        (1, "mexico"),
+        (2, "mexico"),
+        (2, "cuba"),
+    ]:
+        add_magnet(state, owner, zone)
+    start_turn(state, 0, engine.options)
+    for zone in ("mexico", "mexico"):
+        state = engine.apply(state, dart_in_zone(0, zone))
+    state = engine.apply(state, {"type": "stop", "player": 0})
+    attack = {"type": "move", "player": 0, "from": "colombia_venezuela", "to": "mexico"}
+    for _ in range(2):
+        state = engine.apply(state, {**attack, "attack": True})
+    return engine, state
+
+
+def _snapshot(engine: DartWars, state: dict[str, Any]) -> dict[str, Any]:
+    """What GET /api/state would give for this position (the shape of oche.table's snapshot)."""
+    prompt = engine.prompt(state)
+    return {
+        "id": "scenario",
+        "game": "dartwars",
+        "title": engine.title,
+        "board": "dartwars",
+        "players": state["players"],
+        "options": engine.options,
+        "state": state,
+        "prompt": prompt.to_json(),
+        "prompt_options": [
+            {"action": o, "label": engine.describe_action(state, dict(o))} for o in prompt.options
+        ],
+        "outcome": None,
+        "log": [],
+        "replay_problem": None,
+        "colors": ["#d62828", "#1d4ed8", "#15803d"],
+        "control": True,
+    }
+
+
+def _show(page: Any, engine: DartWars, state: dict[str, Any]) -> list[str]:
+    page.evaluate("snap => Oche.render(snap)", _snapshot(engine, state))
+    page.wait_for_selector(f"#board svg[data-prompt='{engine.prompt(state).kind}']")
+    return page.locator("#choices button").all_inner_texts()
+
+
+@pytest.mark.browser
+def test_attack_order_target_and_defender_are_big_labelled_buttons(live_url: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=2)
+            page.set_default_timeout(8000)
+            page.goto(f"{live_url}/play")
+            page.fill("#pin", "1234")
+            page.click("#login button")
+            page.wait_for_selector("#control-badge", state="visible")
+
+            engine, state = _three_player_position([None, None, 1])
+            assert _show(page, engine, state) == [
+                "Fight in Mexico & Central America (attack 1)",
+                "Fight in Mexico & Central America (attack 2)",
+            ]
+            assert page.locator(".dw-combat .attack-waiting[data-zone='mexico']").count() == 2
+            # Cid serves Bob: the legend chains him to Bob, his flag wears Bob's ring.
+            assert _legend(page, 2)["master"] == "1"
+            assert "slave of Bob" in page.locator(".dw-player[data-player='2']").inner_text()
+            assert "master of Cid" in page.locator(".dw-player[data-player='1']").inner_text()
+            flag = page.locator("g.flag[data-zone='mexico']")
+            assert flag.get_attribute("data-owner") == "2"
+            assert flag.get_attribute("data-master") == "1"
+            assert _count(page, "mexico", 0) == 2 and _count(page, "mexico", 1) == 1
+            assert page.locator(".visited[data-zone='cuba'][data-by='2']").count() == 1
+
+            state = engine.apply(state, {"type": "next_attack", "player": 0, "attack": 0})
+            assert _show(page, engine, state) == ["Bob defends", "Cid defends"]
+            assert "Bob" in page.locator("#turn").inner_text()  # the master decides
+            assert page.locator(".dw-combat .combat-zone[data-zone='mexico']").count() == 1
+            height = page.locator("#choices button").first.bounding_box()["height"]
+            assert height >= 48  # a thumb's width on a tablet
+            _shot(page, "8_choose_defender_landscape")
+
+            engine, state = _three_player_position([None, None, None])
+            state = engine.apply(state, {"type": "next_attack", "player": 0, "attack": 1})
+            assert _show(page, engine, state) == [
+                "Fight Bob's camp (Bob)",
+                "Fight Cid's camp (Cid)",
+            ]
+        finally:
+            browser.close()

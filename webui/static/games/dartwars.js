@@ -323,7 +323,16 @@
       if (homes.has(zone)) {
         const owner = homes.get(zone);
         const fx = owners.length ? p[0] - width / 2 - 3 : p[0] - 4;
-        drawFlag(g, fx, p[1] - (owners.length ? R * 0.3 : -8), color(snap, owner), owner).setAttribute("data-zone", zone);
+        const fy = p[1] - (owners.length ? R * 0.3 : -8);
+        const flag = drawFlag(g, fx, fy, color(snap, owner), owner);
+        flag.setAttribute("data-zone", zone);
+        const master = state.master[owner];
+        if (master !== null && master !== undefined) {
+          // A conquered homeland: its owner serves the player in the ring's colour.
+          flag.setAttribute("data-master", master);
+          el("circle", { class: "conquered", cx: fx, cy: fy - 3, r: 6.5, fill: "#fff", stroke: color(snap, master), "stroke-width": 2.2 }, flag);
+          chainLinks(flag, fx - 5, fy - 8, 10 / 24, "#111827");
+        }
       }
     }
   }
@@ -349,11 +358,22 @@
       const rows = Object.entries(settled.throws).map(([p, d]) => ({ player: Number(p), distance: d, thrown: true }));
       if (settled.event === "combat") {
         for (const row of rows) row.role = row.player === settled.winner ? "winner" : "loser";
-        return { title: `Combat in ${zoneName(settled.zone)}`, rows, zone: settled.zone, result: settled.text };
+        return { title: `Combat in ${zoneName(settled.zone)}`, rows, zone: settled.zone, result: combatResult(snap, settled) };
       }
       return { title: "Who starts", rows, zone: null, result: settled.text };
     }
     return null;
+  }
+
+  function combatResult(snap, e) {
+    const winner = playerName(snap, e.winner);
+    const loser = playerName(snap, e.loser);
+    const what = {
+      turned: `${loser}'s magnet changes to ${winner}'s colour`,
+      removed: `in a homeland nobody changes sides: ${loser}'s magnet is taken off the map`,
+      removed_no_supply: `${loser}'s magnet is taken off (${winner} has no magnet left in the box)`,
+    }[e.result];
+    return `${winner} beats ${loser} in ${zoneName(e.zone)}${what ? `: ${what}` : ""}.`;
   }
 
   function drawTargetThrows(layer, snap, board) {
@@ -371,12 +391,14 @@
         stroke: color(snap, row.player), "stroke-width": 2.4, "stroke-dasharray": i ? "5 2.5" : "none",
       }, g);
     });
-    // The labels sit in a card beside the target.
-    const x = cx + radius + 8;
+    // The labels sit in a card under the target (open sea on the built-in map), so they
+    // never hide South America, where a combat next to the target may be fought.
+    const width = 150;
     const lineH = 14;
-    const top = cy - radius + 4;
+    const x = cx - width / 2;
+    const top = cy + radius + 6;
     const height = 8 + lineH * (shown.rows.length + 1);
-    el("rect", { x, y: top, width: 150, height, rx: 4, fill: "#fff", "fill-opacity": 0.92, stroke: "#334155", "stroke-width": 0.8 }, g);
+    el("rect", { class: "throw-card", x, y: top, width, height, rx: 4, fill: "#fff", "fill-opacity": 0.92, stroke: "#334155", "stroke-width": 0.8 }, g);
     el("text", { x: x + 6, y: top + 13, "font-size": 9.5, "font-weight": "bold", fill: "#111827" }, g).textContent = shown.title;
     shown.rows.forEach((row, i) => {
       const y = top + 13 + lineH * (i + 1);
@@ -542,7 +564,9 @@
     if (!turn || !(prompt.accepts || []).includes("dart_fell") || !turn.hits.length) return;
     if (turn.used.some(Boolean)) return; // the server refuses it once a move is made
     turn.hits.forEach((zone, i) => {
-      div.appendChild(button(`Dart in ${zoneName(zone)} fell out`, () => send({ type: "dart_fell", player: prompt.player, dart: i }), { secondary: true, cls: "dw-fell", data: { type: "dart_fell" } }));
+      const b = button(`Dart in ${zoneName(zone)} fell out`, () => send({ type: "dart_fell", player: prompt.player, dart: i }), { secondary: true, cls: "dw-fell", data: { type: "dart_fell" } });
+      b.style.cssText += "min-height:2.4rem;min-width:0;font-size:.9rem;padding:.2rem .6rem;";
+      div.appendChild(b);
     });
   }
 
@@ -662,6 +686,27 @@
     return root;
   }
 
+  function chainIcon(stroke, size = 16) {
+    // Two links of a chain (the emoji is missing from many tablet fonts).
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("width", size);
+    svg.setAttribute("height", size);
+    svg.setAttribute("class", "chain");
+    svg.setAttribute("aria-hidden", "true");
+    svg.style.verticalAlign = "-3px";
+    chainLinks(svg, 0, 0, 1, stroke);
+    return svg;
+  }
+
+  function chainLinks(parent, x, y, scale, stroke) {
+    // Two interlocked links in a 24 x 24 box at (x, y).
+    const g = el("g", { transform: `translate(${x},${y}) scale(${scale})`, fill: "none", stroke, "stroke-width": 2.6 }, parent);
+    el("rect", { x: 2, y: 7, width: 12, height: 8, rx: 4, transform: "rotate(-35 8 11)" }, g);
+    el("rect", { x: 10, y: 9, width: 12, height: 8, rx: 4, transform: "rotate(-35 16 13)" }, g);
+    return g;
+  }
+
   function dot(fill, ring) {
     const s = html("span", { class: "swatch" });
     s.style.background = fill;
@@ -730,7 +775,8 @@
       row.appendChild(html("span", { class: "dw-home" }, home ? `⚑ ${zoneName(home)}` : "⚑ no homeland yet"));
       if (ring) {
         const chain = chainOf(state, p);
-        const slave = html("span", { class: "dw-slave" }, `⛓ slave of ${chain.map((m) => playerName(snap, m)).join(" → ")}`);
+        const slave = html("span", { class: "dw-slave" });
+        slave.append(chainIcon(shade(ring, 0.8)), ` slave of ${chain.map((m) => playerName(snap, m)).join(" → ")}`);
         slave.style.cssText = `color:${shade(ring, 0.8)};font-weight:bold;`;
         row.appendChild(slave);
       }
