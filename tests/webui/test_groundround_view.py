@@ -377,6 +377,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     ann.move(lambda: ann.tap_hex("hex2"))
     assert ann.army_pins() == {"hex2": "0"}
     assert ann.attr("g.defence[data-zone='hex6']", "data-wins") == "yes"
+    assert [w.get_attribute("data-zone") for w in page.locator(".winning").all()] == ["hex6"]
     ann.shot("7_winning_dart_marked")
 
     # The third Flag: Ann holds all three and the game ends.

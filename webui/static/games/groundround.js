@@ -166,6 +166,7 @@
       drawOwnerPin(marks, id, owner);
     }
     drawPending(under, snap);
+    drawWinning(under, s);
     if (control() && pinTapsActive(snap)) drawPinChoices(under, marks, snap);
     (state.army_pins || []).forEach((placed, owner) => {
       for (const id of placed) drawArmyPin(marks, id, owner);
@@ -188,8 +189,8 @@
   function drawOwnerPin(parent, id, owner) {
     const [cx, cy] = zone(id).center;
     const color = Oche.playerColor(view.snap, owner);
-    const x = cx - 31;
-    const y = cy - 24;
+    const x = cx - 28;
+    const y = cy - 33;
     const g = el("g", { class: "owner-pin", "data-zone": id, "data-owner": owner }, parent);
     el("line", { x1: x, y1: y, x2: x + 5, y2: y + 13, stroke: "#374151", "stroke-width": 2.2, "stroke-linecap": "round" }, g);
     el("circle", { cx: x, cy: y, r: 9, fill: color, stroke: shade(color, 0.55), "stroke-width": 1.8 }, g);
@@ -202,8 +203,8 @@
     if (!zone(id)) return;
     const [cx, cy] = zone(id).center;
     const color = Oche.playerColor(view.snap, owner);
-    const x = cx - 37;
-    const y = cy + 8;
+    const x = cx - 35;
+    const y = cy + 15;
     const points = [];
     for (let i = 0; i < 10; i++) {
       const r = i % 2 ? 6 : 14;
@@ -248,7 +249,7 @@
       const [cx, cy] = zone(id).center;
       el("circle", {
         class: view.source === id ? "pin-source picked" : "pin-source", "data-zone": id,
-        cx: cx - 37, cy: cy + 8, r: 21, fill: view.source === id ? "#fde047" : "#fef9c3",
+        cx: cx - 35, cy: cy + 15, r: 21, fill: view.source === id ? "#fde047" : "#fef9c3",
         "fill-opacity": 0.9, stroke: "#ca8a04", "stroke-width": view.source === id ? 5 : 3,
       }, marks);
     }
@@ -282,6 +283,18 @@
     }
   }
 
+  // Hexes where the thrower's next dart would win the game get a green frame.
+  function drawWinning(parent, s) {
+    for (const [id, hit] of Object.entries((s && s.hits) || {})) {
+      const d = hit.wins ? hexPath(id) : null;
+      if (!d) continue;
+      el("path", {
+        class: "winning", "data-zone": id, d, transform: inset(id, 0.76), fill: "none",
+        stroke: "#16a34a", "stroke-width": 5, "stroke-dasharray": "3 7", "stroke-linecap": "round",
+      }, parent);
+    }
+  }
+
   // The thrower's attack, small, in the top left corner of the sheet.
   function drawAttack(parent, snap, s) {
     if (snap.outcome) return;
@@ -292,11 +305,10 @@
     const color = Oche.playerColor(snap, thrower);
     const unlimited = known.attack === null;
     const g = el("g", { class: "attack", "data-attack": unlimited ? "unlimited" : known.attack, "data-player": thrower }, parent);
-    el("rect", { x: 10, y: 10, width: 150, height: 52, rx: 10, fill: unlimited ? "#ffedd5" : "#ffffff", "fill-opacity": 0.92, stroke: color, "stroke-width": 3 }, g);
+    el("rect", { x: 10, y: 10, width: 130, height: 52, rx: 10, fill: unlimited ? "#ffedd5" : "#ffffff", "fill-opacity": 0.92, stroke: color, "stroke-width": 3 }, g);
     el("text", { x: 22, y: 30, "font-size": 13, fill: "#4b5563" }, g).textContent = `${(snap.players[thrower] || "").slice(0, 12)}'s attack`;
     el("text", { x: 22, y: 54, "font-size": 20, "font-weight": "bold", fill: unlimited ? "#c2410c" : shade(color, 0.8) }, g).textContent =
       unlimited ? "unlimited" : String(known.attack);
-    el("text", { x: 150, y: 54, "font-size": 11, fill: "#6b7280", "text-anchor": "end" }, g).textContent = "vs defence";
   }
 
   // --- the panel: powers of the turn and who holds what ----------------------------------
@@ -315,7 +327,8 @@
       .gr-players { width: 100%; border-collapse: collapse; font-size: .95rem; margin-top: .3rem; }
       .gr-players td { padding: .15rem .3rem; border-bottom: 1px solid #e5e7eb; }
       .gr-players tr.current td { font-weight: bold; }
-      .gr-last { color: #4b5563; font-size: .95rem; margin: .2rem 0; }
+      .gr-last, .gr-key { color: #4b5563; font-size: .95rem; margin: .2rem 0; }
+      .gr-key { font-size: .85rem; }
       .choices .gr-wide { flex-basis: 100%; margin: 0; }
       .choices .gr-note { color: #374151; font-size: 1rem; }
       .choices button.gr-keep { background: #15803d; border-color: #15803d; flex: 1 1 12rem; }
@@ -394,6 +407,12 @@
       p.textContent = text;
       box.appendChild(p);
     }
+    if (s && Object.keys(s.hits || {}).length) {
+      const key = document.createElement("p");
+      key.className = "gr-key";
+      key.textContent = "Shields on the board: each hex's defence; green where this dart takes the hex, red where it holds.";
+      box.appendChild(key);
+    }
     if (s) {
       const table = document.createElement("table");
       table.className = "gr-players";
@@ -404,7 +423,7 @@
         const swatch = `<span class="swatch" style="background:${Oche.playerColor(snap, i)}"></span>`;
         const pins = info.pins_on_board.length + (info.pins_in_hand ? ` (+${info.pins_in_hand} to place)` : "");
         tr.innerHTML = `<td>${swatch}</td><td class="name"></td><td data-kind="flags">⚑ ${info.flags}/${s.flags_total}</td>` +
-          `<td data-kind="hexes">${info.hexes} hexes</td><td data-kind="army-pins">★ ${pins}</td>`;
+          `<td data-kind="hexes">${info.hexes} hex${info.hexes === 1 ? "" : "es"}</td><td data-kind="army-pins">★ ${pins}</td>`;
         tr.querySelector(".name").textContent = snap.players[i];
         table.appendChild(tr);
       });
