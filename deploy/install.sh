@@ -125,6 +125,7 @@ preflight() {
   elif [ "$(id -u)" -ne 0 ]; then
     fail "run it as root: sudo $0 ${ARGS[*]}  (or try --dry-run to see what it would do)"
   fi
+  [ -f "$SRC/deploy/oche.service" ] || fail "$SRC/deploy/oche.service is missing: run the script from a full checkout"
   command -v apt-get >/dev/null || fail "this script is for Raspberry Pi OS / Debian (apt-get not found)"
   [ -x "$SYSTEM_PYTHON" ] || [ "$dry_run" -eq 1 ] || fail "$SYSTEM_PYTHON not found: sudo apt install python3"
   if [ -x "$SYSTEM_PYTHON" ] && ! "$SYSTEM_PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
@@ -266,6 +267,12 @@ install_oche() {
 # Written by deploy/install.sh: keep the numpy that apt's picamera2 and simplejpeg are built for.
 numpy==$numpy
 EOF
+  # A numpy that pip put into the venv earlier (by hand, or an older install) shadows apt's.
+  if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c \
+    'import sys, numpy; sys.exit(not numpy.__file__.startswith(sys.prefix))' 2>/dev/null; then
+    note "the venv has its own numpy, which would break picamera2: removing it"
+    run "$VENV/bin/python" -m pip uninstall --yes --quiet --root-user-action=ignore numpy
+  fi
   # A copy, installed not editable: the service user cannot read a checkout in someone's home
   # folder, and a build as root must not leave root-owned build files in that checkout.
   run rm -rf "$PREFIX/src"
