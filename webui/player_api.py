@@ -210,6 +210,42 @@ def _roll(session: GameSession, seat: int | None) -> int:
         return value
 
 
+@bp.post("/api/player/<token>/draw")
+def player_draw(token: str):
+    """The server draws this seat's face-down special card at random."""
+    refused = _phone_post_checks()
+    if refused is not None:
+        return refused
+    found = seat_of(token)
+    if found is None:
+        return error(WRONG_LINK, 404)
+    session, seat = found
+    _draw(session, seat)
+    return jsonify(_player_snapshot(seat))
+
+
+@bp.post("/api/draw")
+@control_required
+def table_draw():
+    """ "Draw for me" on the tablet: the server picks the face-down card at random, so that
+    nobody can pick a card by its place in the deck."""
+    from webui.api import snapshot
+
+    _draw(table().require_session(), None)
+    return jsonify(snapshot())
+
+
+def _draw(session: GameSession, seat: int | None) -> None:
+    with session.lock:
+        prompt = session.engine.prompt(session.state)
+        if "draw_special" not in prompt.accepts or not prompt.options:
+            raise RulesError("draw", f"the game does not wait for a card draw: {prompt.text}")
+        if seat is not None and prompt.player != seat:
+            raise RulesError("turn", f"it is not your draw: {prompt.text}")
+        choice = prompt.options[secrets.randbelow(len(prompt.options))]
+        table().act(dict(choice), "table deck")
+
+
 @bp.get("/api/dawgs/cards")
 def dawgs_cards():
     """Titles and texts of the special ability cards (public: the box's rules)."""

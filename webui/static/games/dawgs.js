@@ -477,6 +477,9 @@
         async () => Oche.render(await send("/api/roll", {})),
         async (value) => Oche.render(await send("/api/action", { action: { type: "roll", player: prompt.player, value } })),
       ));
+    } else if (prompt.kind === "draw_special") {
+      // The table picks the face-down card: nobody chooses a card by its place in the deck.
+      div.appendChild(button("Draw a special card at random", async () => Oche.render(await send("/api/draw", {})), "draw"));
     } else {
       for (const option of snap.prompt_options) {
         div.appendChild(button(option.label, async () => Oche.render(await send("/api/action", { action: option.action }))));
@@ -659,6 +662,8 @@
             () => act(`${base}/roll`, {}),
             (value) => act(`${base}/action`, { action: { type: "roll", player: seat, value } }),
           ));
+        } else if (prompt.kind === "draw_special") {
+          actions.appendChild(button("Draw a special card at random", () => act(`${base}/draw`, {}), "draw"));
         } else {
           for (const option of snap.prompt_options) {
             actions.appendChild(button(option.label, () => act(`${base}/action`, { action: option.action })));

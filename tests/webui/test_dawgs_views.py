@@ -1,0 +1,420 @@
+"""Dawgs of War at the table: private phone links, secrecy of the card choices, table dice,
+and the table and phone pages in a browser."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.serving import make_server
+
+from webui import create_app
+from webui.player_api import TOKEN_ALPHABET, TOKEN_LENGTH
+
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: A small deck with one copy of three specials, so that each player's card is identifiable.
+DECK = {"half_roll": 1, "immelmann": 1, "steady_aim": 1}
+
+
+def _make_app(data_dir: Path) -> Flask:
+    return create_app(
+        {"DATA_DIR": str(data_dir), "PIN": "1234", "TESTING": True, "SSE_HEARTBEAT_S": 0.3}
+    )
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return _make_app(tmp_path)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """The tablet, in control."""
+    tablet = app.test_client()
+    assert tablet.post("/api/login", json={"pin": "1234"}).status_code == 200
+    return tablet
+
+
+@pytest.fixture
+def spectator(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def _act(client: FlaskClient, action: dict[str, Any]) -> dict[str, Any]:
+    answer = client.post("/api/action", json={"action": action})
+    assert answer.status_code == 200, answer.json
+    return answer.json
+
+
+def _start(
+    client: FlaskClient,
+    players: list[str],
+    places: list[tuple[int, int]],
+    draws: list[int] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """A game past setup: ``places`` = (side roll, altitude roll) per seat, ``draws`` the
+    deck index each seat draws (the deck is sorted: see ``DECK``)."""
+    created = client.post(
+        "/api/games", json={"game": "dawgs", "players": players, "options": options}
+    )
+    assert created.status_code == 200, created.json
+    snap = created.json
+    for seat, (side, altitude) in enumerate(places):
+        snap = _act(client, {"type": "roll", "player": seat, "value": side})
+        snap = _act(client, {"type": "roll", "player": seat, "value": altitude})
+    for seat, index in enumerate(draws or [0] * len(players)):
+        snap = _act(client, {"type": "draw_special", "player": seat, "index": index})
+    assert snap["prompt"]["kind"] == "choose_cards", snap["prompt"]
+    return snap
+
+
+def _links(client: FlaskClient) -> list[str]:
+    answer = client.post("/api/player/links", json={})
+    assert answer.status_code == 200, answer.json
+    return [link["token"] for link in answer.json["links"]]
+
+
+def _choose(client: FlaskClient, token: str, seat: int, cards: list[str]) -> Any:
+    return client.post(
+        f"/api/player/{token}/action",
+        json={"action": {"type": "choose_cards", "player": seat, "cards": cards}},
+    )
+
+
+# --- links ----------------------------------------------------------------------------
+def test_links_are_made_once_per_seat_and_only_for_the_referee(
+    client: FlaskClient, spectator: FlaskClient, app: Flask
+) -> None:
+    snap = _start(client, ["Ann", "Bob", "Cat"], [(1, 3), (2, 3), (1, 5)])
+    refused = spectator.post("/api/player/links", json={})
+    assert refused.status_code == 403
+    assert app.extensions["oche"]["table"].store.setting(f"tokens:{snap['id']}") is None
+
+    answer = client.post("/api/player/links", json={}).json
+    assert answer["game_id"] == snap["id"]
+    assert [(link["player"], link["name"]) for link in answer["links"]] == [
+        (0, "Ann"),
+        (1, "Bob"),
+        (2, "Cat"),
+    ]
+    tokens = [link["token"] for link in answer["links"]]
+    assert len(set(tokens)) == 3
+    pattern = re.compile(f"[{TOKEN_ALPHABET}]{{{TOKEN_LENGTH}}}")
+    assert all(pattern.fullmatch(t) for t in tokens)
+    assert [link["path"] for link in answer["links"]] == [f"/p/{t}" for t in tokens]
+    # Asking again gives the same links (phones keep working), kept in the store.
+    assert _links(client) == tokens
+    stored = app.extensions["oche"]["table"].store.setting(f"tokens:{snap['id']}")
+    assert json.loads(stored) == tokens
+
+    # A new game has new links; the old ones stop working.
+    _start(client, ["Ann", "Bob"], [(1, 3), (2, 3)])
+    new_tokens = _links(client)
+    assert not set(new_tokens) & set(tokens)
+    old = spectator.get(f"/api/player/{tokens[0]}/state")
+    assert old.status_code == 404 and "new link" in old.json["error"]
+
+
+def test_the_phone_page_opens_only_with_a_valid_link(
+    client: FlaskClient, spectator: FlaskClient
+) -> None:
+    _start(client, ["Ann", "Bob"], [(1, 3), (2, 3)])
+    ann, bob = _links(client)
+    page = spectator.get(f"/p/{bob}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert f'data-token="{bob}"' in html and "Bob" in html and ann not in html
+    assert "/static/games/dawgs.js" in html
+    wrong = spectator.get("/p/notatoken1")
+    assert wrong.status_code == 404 and "does not belong" in wrong.get_data(as_text=True)
+
+
+def test_a_phone_sees_its_own_hand_and_card_pairs(
+    client: FlaskClient, spectator: FlaskClient
+) -> None:
+    _start(client, ["Ann", "Bob"], [(1, 3), (2, 3)], draws=[2, 0], special_cards=DECK)
+    ann, _ = _links(client)
+    snap = spectator.get(f"/api/player/{ann}/state").json
+    assert snap["seat"] == 0 and snap["colors"][0]
+    display = snap["state"]["display"]
+    assert display["hand"] == [
+        "1",
+        "2",
+        "3",
+        "clockwise",
+        "counter_clockwise",
+        "no_change",
+        "steady_aim",
+    ]
+    pairs = {tuple(p["cards"]) for p in display["card_choices"]}
+    assert len(pairs) == 12 and ("3", "special") in pairs
+    assert all(p["player"] == 0 for p in display["card_choices"])
+    assert snap["state"]["planes"][1]["special"] == "hidden"  # Bob's card stays face down
+
+
+# --- acting with a token ------------------------------------------------------------------
+def test_a_token_acts_only_for_its_own_seat(client: FlaskClient, spectator: FlaskClient) -> None:
+    _start(client, ["Ann", "Bob", "Cat"], [(1, 3), (2, 3), (1, 5)])
+    ann, bob, _ = _links(client)
+    for action in (
+        {"type": "choose_cards", "player": 1, "cards": ["1", "clockwise"]},  # Bob's seat
+        {"type": "choose_cards", "cards": ["1", "clockwise"]},  # no seat named
+        {"type": "choose_cards", "player": True, "cards": ["1", "clockwise"]},  # True == 1
+    ):
+        refused = spectator.post(f"/api/player/{ann}/action", json={"action": action})
+        assert refused.status_code == 403 and "only for Ann" in refused.json["error"]
+    state = spectator.get("/api/state").json["state"]
+    assert [p["has_chosen"] for p in state["planes"]] == [False, False, False]
+    assert spectator.get("/api/state").json["log"][-1]["action"]["type"] == "draw_special"
+
+    # Requests a browser on another site could forge are refused before anything happens.
+    forged = spectator.post(
+        f"/api/player/{ann}/action",
+        json={"action": {"type": "choose_cards", "player": 0, "cards": ["1", "clockwise"]}},
+        headers={"Origin": "http://evil.example"},
+    )
+    assert forged.status_code == 403
+    form = spectator.post(f"/api/player/{ann}/action", data={"action": "x"})
+    assert form.status_code == 415
+    assert _choose(spectator, "wrongtoken", 0, ["1", "clockwise"]).status_code == 404
+
+    chosen = _choose(spectator, ann, 0, ["2", "no_change"])
+    assert chosen.status_code == 200
+    assert chosen.json["seat"] == 0 and chosen.json["state"]["planes"][0]["chosen"] == [
+        "2",
+        "no_change",
+    ]
+    assert chosen.json["log"][-1]["source"] == "phone"
+    again = _choose(spectator, ann, 0, ["3", "no_change"])
+    assert again.status_code == 409 and again.json["rule"] == "place-cards"
+    # Bob chooses with his own link.
+    assert _choose(spectator, bob, 1, ["1", "clockwise"]).status_code == 200
+
+
+# --- the table's dice -------------------------------------------------------------------
+def test_roll_for_me_applies_a_die_the_server_rolled(
+    client: FlaskClient, spectator: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = client.post("/api/games", json={"game": "dawgs", "players": ["Ann", "Bob"]}).json
+    assert created["prompt"]["kind"] == "roll" and created["prompt"]["player"] == 0
+    assert spectator.post("/api/roll", json={}).status_code == 403
+
+    import webui.player_api
+
+    monkeypatch.setattr(webui.player_api.secrets, "randbelow", lambda n: 3)
+    rolled = client.post("/api/roll", json={})
+    assert rolled.status_code == 200 and rolled.json["rolled"] == 4
+    last = rolled.json["log"][-1]
+    assert last["action"] == {"type": "roll", "player": 0, "value": 4}
+    assert last["source"] == "table die" and last["text"] == "Ann rolls 4"
+    assert rolled.json["state"]["planes"][0]["side"] == "right"  # 4 is even: right side
+    monkeypatch.undo()
+
+    # Over many rolls every face comes up, and only faces 1 to 6.
+    seen = set()
+    for _ in range(40):
+        client.post("/api/undo", json={})
+        seen.add(client.post("/api/roll", json={}).json["rolled"])
+    assert seen == {1, 2, 3, 4, 5, 6}
+
+
+def test_a_phone_rolls_and_draws_only_its_own(client: FlaskClient, spectator: FlaskClient) -> None:
+    client.post("/api/games", json={"game": "dawgs", "players": ["Ann", "Bob"]})
+    ann, bob = _links(client)
+    wrong = spectator.post(f"/api/player/{bob}/roll", json={})
+    assert wrong.status_code == 409 and wrong.json["rule"] == "turn"
+    assert spectator.post(f"/api/player/{ann}/roll", json={}).status_code == 200
+    _act(client, {"type": "roll", "player": 0, "value": 3})  # Ann's altitude
+    _act(client, {"type": "roll", "player": 1, "value": 2})
+    _act(client, {"type": "roll", "player": 1, "value": 5})  # never Ann's spot
+    assert spectator.post(f"/api/player/{bob}/draw", json={}).json["rule"] == "turn"
+    drawn = spectator.post(f"/api/player/{ann}/draw", json={})
+    assert drawn.status_code == 200
+    assert drawn.json["log"][-1]["source"] == "table deck"
+    assert drawn.json["state"]["planes"][0]["special"] not in (None, "hidden")
+    table_draw = client.post("/api/draw", json={})
+    assert table_draw.status_code == 200 and table_draw.json["prompt"]["kind"] == "choose_cards"
+    # Nothing to roll or draw while the pilots choose cards.
+    for path in ("/api/roll", "/api/draw"):
+        refused = client.post(path, json={})
+        assert refused.status_code == 409 and "does not wait" in refused.json["error"]
+
+
+def test_the_special_card_titles_are_public(spectator: FlaskClient) -> None:
+    cards = spectator.get("/api/dawgs/cards").json
+    assert cards["steady_aim"]["title"] == "Steady Aim" and cards["armour_plating"]["stays"]
+
+
+# --- secrecy ----------------------------------------------------------------------------
+def _sse_messages(client: FlaskClient) -> list[dict[str, Any]]:
+    """Every message the stream gives a browser that connects (from the first event on)."""
+    response = client.get("/api/stream?last_event_id=0", buffered=False)
+    messages, text = [], ""
+    for chunk in response.response:
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        if ": keep-alive" in text:  # caught up: the stream waits for news
+            break
+    response.close()
+    for block in text.split("\n\n"):
+        for line in block.splitlines():
+            if line.startswith("data: "):
+                messages.append(json.loads(line[6:]))
+    return messages
+
+
+def _without_public_rules(data: Any) -> Any:
+    """Drop the game options: the deck's make-up is public (it names every special card)."""
+    if isinstance(data, dict):
+        return {k: _without_public_rules(v) for k, v in data.items() if k != "options"}
+    if isinstance(data, list):
+        return [_without_public_rules(v) for v in data]
+    return data
+
+
+def _without_own_buttons(snap: dict[str, Any]) -> dict[str, Any]:
+    """A player's own hand and pair buttons list every pair, so they are left out."""
+    snap = json.loads(json.dumps(snap))
+    snap["state"]["display"].pop("hand", None)
+    snap["state"]["display"].pop("card_choices", None)
+    return snap
+
+
+def _assert_no_secret_of(seen: Any, hidden: dict[int, dict[str, Any]], who: str) -> None:
+    """``hidden``: seat -> {"special": id, "chosen": cards} that ``who`` must not see."""
+    text = json.dumps(_without_public_rules(seen))
+    compact = json.dumps(_without_public_rules(seen), separators=(",", ":"))
+    for seat, secret in hidden.items():
+        assert secret["special"] not in text, f"{who} sees seat {seat}'s special card"
+        if secret["chosen"]:
+            for form in (
+                json.dumps(secret["chosen"]),
+                json.dumps(secret["chosen"], separators=(",", ":")),
+            ):
+                assert form not in text and form not in compact, f"{who} sees seat {seat}'s cards"
+    for found in _dicts_in(seen):
+        if "cards" in found:
+            assert found.get("player") not in hidden, f"{who} sees a card choice: {found}"
+
+
+def _dicts_in(seen: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(seen, dict):
+        yield seen
+        for value in seen.values():
+            yield from _dicts_in(value)
+    elif isinstance(seen, list):
+        for value in seen:
+            yield from _dicts_in(value)
+
+
+def _planes_in(seen: Any) -> Iterator[list[dict[str, Any]]]:
+    if isinstance(seen, dict):
+        if (
+            "planes" in seen
+            and isinstance(seen["planes"], list)
+            and "status" in str(seen["planes"])
+        ):
+            yield seen["planes"]
+        for value in seen.values():
+            yield from _planes_in(value)
+    elif isinstance(seen, list):
+        for value in seen:
+            yield from _planes_in(value)
+
+
+def test_nobody_sees_another_players_unrevealed_cards(
+    client: FlaskClient, spectator: FlaskClient, app: Flask
+) -> None:
+    # Ann holds Steady Aim, Bob the Immelmann, Cat the Half Roll (the deck is sorted).
+    snap = _start(
+        client,
+        ["Ann", "Bob", "Cat"],
+        [(1, 3), (2, 3), (1, 5)],
+        draws=[2, 1, 0],
+        special_cards=DECK,
+    )
+    game_id = snap["id"]
+    tokens = _links(client)
+    specials = {0: "steady_aim", 1: "immelmann", 2: "half_roll"}
+    assert _choose(spectator, tokens[0], 0, ["3", "special"]).status_code == 200
+    assert _choose(spectator, tokens[1], 1, ["1", "counter_clockwise"]).status_code == 200
+    chosen = {0: ["3", "special"], 1: ["1", "counter_clockwise"], 2: None}
+    hidden = {seat: {"special": specials[seat], "chosen": chosen[seat]} for seat in specials}
+
+    # The referee's own view holds everything (the check below could find a leak).
+    referee_export = client.get(f"/api/games/{game_id}/export")
+    assert referee_export.status_code == 200
+    assert "steady_aim" in referee_export.get_data(as_text=True)
+
+    # What a spectator can fetch.
+    spectator_seen: dict[str, Any] = {
+        "state": spectator.get("/api/state").json,
+        "stream": _sse_messages(spectator),
+        "games": spectator.get("/api/games").json,
+        "status": spectator.get("/api/status").json,
+        "play page": spectator.get("/play").get_data(as_text=True),
+    }
+    export = spectator.get(f"/api/games/{game_id}/export")
+    assert export.status_code == 403 and "PIN" in export.json["error"]
+    spectator_seen["export"] = export.json
+    assert len(spectator_seen["stream"]) >= 10  # every update since the game began
+    _assert_no_secret_of(spectator_seen, hidden, "a spectator")
+    for planes in _planes_in(spectator_seen):
+        assert all(p["chosen"] is None for p in planes)
+
+    # What each player can fetch with their own link: nothing of the other two.
+    for seat, token in enumerate(tokens):
+        own = spectator.get(f"/api/player/{token}/state").json
+        assert own["state"]["display"]["hand"][-1] == specials[seat]
+        assert own["state"]["planes"][seat]["chosen"] == chosen[seat]
+        seen = {
+            "state": _without_own_buttons(own),
+            "page": spectator.get(f"/p/{token}").get_data(as_text=True),
+        }
+        others = {s: secret for s, secret in hidden.items() if s != seat}
+        _assert_no_secret_of(seen, others, f"seat {seat}")
+        for planes in _planes_in(seen):
+            assert all(p["chosen"] is None for i, p in enumerate(planes) if i != seat)
+
+    # Once Cat has chosen too, all cards are revealed together and may be seen.
+    assert _choose(spectator, tokens[2], 2, ["2", "no_change"]).status_code == 200
+    after = spectator.get("/api/state").json
+    revealed = [p["revealed"] for p in after["state"]["planes"]]
+    assert revealed == [["3", "steady_aim"], ["1", "counter_clockwise"], ["2", "no_change"]]
+    # The log still never shows a choice (the state shows the revealed cards).
+    assert all("cards" not in e["action"] for e in after["log"])
+    # The export stays a referee function until the game is over.
+    assert spectator.get(f"/api/games/{game_id}/export").status_code == 403
+    store = app.extensions["oche"]["table"].store
+    store.set_finished(game_id, {"winners": [0], "reason": "test", "draw": False})
+    finished = spectator.get(f"/api/games/{game_id}/export")
+    assert finished.status_code == 200 and '"cards"' in finished.get_data(as_text=True)
+
+
+# --- the browser ------------------------------------------------------------------------
+@pytest.fixture
+def live_url(tmp_path: Path) -> Iterator[str]:
+    app = _make_app(tmp_path)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    app.extensions["oche"]["table"].hub.close()
+    server.shutdown()
+    thread.join(timeout=5)
