@@ -20,7 +20,7 @@ import numpy as np
 
 from boards.model import Board
 from calibration.errors import CalibrationError
-from calibration.fit import apply, fit_homography, spread_fraction
+from calibration.fit import apply, check_view, fit_homography, spread_fraction
 from calibration.images import gray
 from calibration.markers import MIN_SPREAD, detector
 from calibration.model import Calibration
@@ -60,6 +60,7 @@ def check_drift(
     start = time.perf_counter()
     height, width = frame.shape[:2]
     calibration.check_fits(board.id, (width, height))
+    check_view(calibration.homography, (board.width_mm, board.height_mm), (width, height))
     if board.markers and calibration.extra.get("method") != "markerless":
         result = _check_markers(calibration, board, frame, threshold_mm)
     else:

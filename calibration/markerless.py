@@ -188,7 +188,7 @@ def rough_view(
         raise CalibrationError(
             f"the board's artwork was not recognised in the photo ({count} matching features, "
             f"{MIN_MATCHES} needed). Fix: get the whole board in view, evenly lit and in "
-            "focus; give a scan of your printed board with --reference and --reference-dpi"
+            "focus; give a scan of your printed board with --reference and --reference-dpi."
             + blur_hint(camera_gray)
         )
     return h, src, dst, kind

@@ -111,3 +111,13 @@ def test_markerless_drift(groundround):
     result = check_drift(calibration, groundround, frame)
     assert result.status == "recalibrated"
     assert board_error_mm(result.calibration, moved, groundround)[0] < 0.5
+
+
+def test_mirrored_calibration_is_refused(groundround, calibrated):
+    from calibration.errors import CalibrationError
+
+    calibration, _ = calibrated
+    flip = np.array([[-1.0, 0, groundround.width_mm], [0, 1, 0], [0, 0, 1]])
+    mirrored = dataclasses.replace(calibration, homography=flip @ calibration.homography)
+    with pytest.raises(CalibrationError, match="mirrored"):
+        check_drift(mirrored, groundround, np.zeros((720, 1280, 3), np.uint8))
