@@ -284,6 +284,7 @@ async function render(snap) {
     return;
   }
   await loadGameScript(snap.game);
+  for (const el of document.querySelectorAll(".dart-only")) el.hidden = !snap.board;
   await loadBoard(snap.board);
   const renderer = Oche.games[snap.game];
   if (!snap.board && renderer && renderer.board) renderer.board($("#board"), snap);
