@@ -387,3 +387,54 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     assert {ann.owner(f) for f in ("hex2", "hex4", "hex6")} == {"0"}
     assert page.locator("g.attack").count() == 0
     ann.shot("8_game_over")
+
+    _flaming_fist_and_a_lost_pin(ann, url)
+
+
+def _flaming_fist_and_a_lost_pin(ann: Tablet, url: str) -> None:
+    """A second game, set up by commands: the Flaming Fist power, then an Army Pin taken off."""
+    page = ann.page
+    created = page.request.post(
+        f"{url}/api/games", data={"game": "groundround", "players": ["Ann", "Bob"]}
+    )
+    assert created.ok, created.text()
+
+    def send(body: dict[str, Any], path: str = "dart") -> None:
+        answer = page.request.post(f"{url}/api/{path}", data=body)
+        assert answer.ok, answer.text()
+
+    page.wait_for_function(
+        "id => { const g = document.querySelector('g.gr-view');"
+        " return g && g.dataset.ready === 'yes' && g.dataset.position === id + '|null'; }",
+        arg=created.json()["id"],
+    )
+    assert page.locator("g.owner-pin").count() == 0 and page.locator("#outcome").is_hidden()
+
+    # Ann takes the Flaming Fist: her next dart has unlimited attack.
+    ann.move(lambda: send({"zone": "hex1"}))
+    assert ann.attr("g.attack", "data-attack") == "unlimited"
+    assert ann.chip("attack") == "Flaming Fist: this dart has unlimited attack"
+    assert ann.defence("hex2") == ("1", "captured")
+    ann.shot("9_flaming_fist")
+    ann.move(lambda: send({"action": {"type": "stop", "player": 0}}, "action"))
+    assert ann.chip("attack") == "Attack 1"
+
+    # Bob takes both Pin hexes and a Dart hex and puts his two Army Pins on hexes 7 and 16.
+    for zone in ("hex5", "hex16", "hex7"):
+        send({"zone": zone})
+    for zone in ("hex7", "hex16"):
+        ann.move(
+            lambda z=zone: send({"action": {"type": "place_pin", "player": 1, "zone": z}}, "action")
+        )
+    assert ann.army_pins() == {"hex7": "1", "hex16": "1"}
+
+    # Ann takes Pin 1 from him: Bob chooses, by tapping, which Army Pin comes off.
+    ann.move(lambda: send({"zone": "hex5"}))
+    assert "take one of your Army Pins off" in page.locator("#prompt").inner_text()
+    removable = {t.get_attribute("data-zone") for t in page.locator(".pin-target").all()}
+    assert removable == {"hex7", "hex16"}
+    assert ann.chip("thrower") == "Ann's turn:"
+    ann.shot("10_remove_a_pin")
+    ann.move(lambda: ann.tap_hex("hex16"))
+    assert ann.army_pins() == {"hex7": "1"}
+    assert "Ann" in page.locator("#turn").inner_text()

@@ -320,6 +320,7 @@
       .gr-status { margin: .2rem 0 .6rem; }
       .gr-chips { display: flex; flex-wrap: wrap; gap: .35rem; margin: .3rem 0; }
       .gr-chip { border-radius: 1rem; padding: .2rem .7rem; background: #eef2f7; font-size: .95rem; border: 1px solid #cbd5e1; }
+      .gr-chip.thrower { background: none; border-color: transparent; padding-left: 0; font-weight: bold; }
       .gr-chip.flaming { background: #ffedd5; border-color: #ea580c; color: #9a3412; font-weight: bold; }
       .gr-chip.extra { background: #fee2e2; border-color: #dc2626; color: #991b1b; font-weight: bold; }
       .gr-chip.rethrows { background: #dbeafe; border-color: #2563eb; color: #1e3a8a; }
@@ -373,6 +374,10 @@
     box.appendChild(chips);
     if (!snap.outcome) {
       const known = s || (snap.prompt.kind === "dart" ? data : null);
+      if (s && snap.prompt.player !== s.current) {
+        // Someone else answers now (a lost Army Pin): the chips still describe the thrower.
+        chip(chips, "thrower", `${snap.players[s.current]}'s turn:`, "thrower");
+      }
       if (known) {
         if (known.attack === null || known.unlimited) {
           chip(chips, "attack", "Flaming Fist: this dart has unlimited attack", "flaming");
