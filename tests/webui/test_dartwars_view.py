@@ -358,9 +358,12 @@ def _play_to_the_end(page: Any, url: str) -> None:
 
 
 # --- the combat questions of a three-player position --------------------------------------
-def _three_player_position(masters: list[int | None]) -> tuple[DartWars, dict[str, Any]]:
-    """Ann has two magnets in Colombia and darts twice in Mexico, Cid's homeland, where Bob
-    and Cid stand; Cid may be Bob's slave. Built with the engine, as a rules test would."""
+def _three_player_position(
+    masters: list[int | None], bob_in_mexico: bool = True, attacks: int = 2
+) -> tuple[DartWars, dict[str, Any]]:
+    """Ann has two magnets in Colombia and darts twice in Mexico, Cid's homeland, where Cid
+    (and Bob) stand; Cid may be Bob's slave; Ann has made ``attacks`` attacks there. Built
+    with the engine, as a rules test would."""
     engine = DartWars()
     state = initial_state("dartwars", ["Ann", "Bob", "Cid"], 15)
     state.update(phase="play", first_player=0, play_order=[0, 1, 2], master=masters)
@@ -372,7 +375,7 @@ def _three_player_position(masters: list[int | None]) -> tuple[DartWars, dict[st
         (0, "colombia_venezuela"),
         (0, "colombia_venezuela"),
         (1, "usa"),
-        (1, "mexico"),
+        *([(1, "mexico")] if bob_in_mexico else []),
         (2, "mexico"),
         (2, "cuba"),
     ]:
@@ -382,7 +385,7 @@ def _three_player_position(masters: list[int | None]) -> tuple[DartWars, dict[st
         state = engine.apply(state, dart_in_zone(0, zone))
     state = engine.apply(state, {"type": "stop", "player": 0})
     attack = {"type": "move", "player": 0, "from": "colombia_venezuela", "to": "mexico"}
-    for _ in range(2):
+    for _ in range(attacks):
         state = engine.apply(state, {**attack, "attack": True})
     return engine, state
 
@@ -460,5 +463,24 @@ def test_attack_order_target_and_defender_are_big_labelled_buttons(live_url: str
                 "Fight Bob's camp (Bob)",
                 "Fight Cid's camp (Cid)",
             ]
+
+            # One attacker is enough against Cid alone: the second magnet may attack too or
+            # go through. Touching it and then Mexico asks which.
+            engine, state = _three_player_position([None, None, None], False, attacks=1)
+            _show(page, engine, state)
+            page.mouse.click(*_screen_point(page, *BOARD.zones["colombia_venezuela"].centroid))
+            page.wait_for_selector("#board svg[data-selected='colombia_venezuela']")
+            page.mouse.click(*_screen_point(page, *BOARD.zones["mexico"].centroid))
+            page.wait_for_selector("#choices .dw-move >> nth=1")
+            assert page.locator("#choices button").all_inner_texts() == [
+                "Attack: Colombia & Venezuela → Mexico & Central America",
+                "Pass through: Colombia & Venezuela → Mexico & Central America (no attack)",
+                "Cancel",
+            ]
+            page.get_by_role("button", name="Cancel").click()
+            page.wait_for_selector("#choices .dw-move >> text=Attack:")
+            assert page.locator("#board svg").get_attribute("data-selected") == (
+                "colombia_venezuela"
+            )
         finally:
             browser.close()

@@ -330,9 +330,13 @@
         if (master !== null && master !== undefined) {
           // A conquered homeland: its owner serves the player in the ring's colour.
           flag.setAttribute("data-master", master);
-          el("circle", { class: "conquered", cx: fx, cy: fy - 3, r: 6.5, fill: "#fff", stroke: color(snap, master), "stroke-width": 2.2 }, flag);
-          chainLinks(flag, fx - 5, fy - 8, 10 / 24, "#111827");
+          el("circle", { class: "conquered", cx: fx, cy: fy - 28, r: 6.5, fill: "#fff", stroke: color(snap, master), "stroke-width": 2.2 }, flag);
+          chainLinks(flag, fx - 5, fy - 33, 10 / 24, "#111827");
         }
+        const whose = `${playerName(snap, owner)}'s homeland`;
+        el("title", {}, flag).textContent = master === null || master === undefined
+          ? whose
+          : `${whose}, conquered: ${playerName(snap, owner)} serves ${playerName(snap, master)}`;
       }
     }
   }
