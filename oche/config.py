@@ -82,7 +82,7 @@ class CameraConfig:
 @dataclass(frozen=True)
 class BoardConfig:
     id: str = "dartwars"  # a built-in board or the path of a board file
-    calibration: Path | None = None  # None: <data dir>/calibration.json
+    calibration: Path | None = None  # None: <data dir>/calibration-<board>.json
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,10 @@ class Config:
     @property
     def calibration_file(self) -> Path:
         """The calibration to load at start and where a new calibration is saved."""
-        return self.board.calibration or self.data.dir / "calibration.json"
+        if self.board.calibration is not None:
+            return self.board.calibration
+        # One file per board, so that changing boards keeps each one's calibration.
+        return self.data.dir / f"calibration-{Path(self.board.id).stem}.json"
 
     @property
     def database(self) -> Path:
@@ -315,9 +318,9 @@ _SECTIONS: dict[str, dict[str, _Key]] = {
         ),
         "calibration": _Key(
             _calibration,
-            "The calibration file; left out: calibration.json in the data folder.\n"
+            "The calibration file; left out: calibration-<board>.json in the data folder.\n"
             "A missing file is only a warning: calibrate from the tablet to create it.",
-            example="/var/lib/oche/calibration.json",
+            example="/var/lib/oche/calibration-dartwars.json",
         ),
     },
     "server": {

@@ -172,7 +172,8 @@ def test_missing_calibration_is_a_warning_not_an_error(tmp_path: Path) -> None:
         )
     )
     (warning,) = config.warnings
-    assert str(tmp_path / "data" / "calibration.json") in warning
+    # One calibration per board, named after it, in the data folder.
+    assert str(tmp_path / "data" / "calibration-dartwars.json") in warning
     assert "Calibrate page" in warning
     # The simulator calibrates itself: no warning.
     sim = load_config(write(tmp_path / "sim.toml", '[camera]\nsource = "sim"\n'))
@@ -183,6 +184,7 @@ def test_board_file_path(tmp_path: Path) -> None:
     write(tmp_path / "boards" / "mine.json", "{}")
     config = load_config(write(tmp_path / "oche.toml", '[board]\nid = "boards/mine.json"\n'))
     assert config.board.id == str(tmp_path / "boards" / "mine.json")
+    assert config.calibration_file == config.data.dir / "calibration-mine.json"
 
 
 def test_default_file_reads_back_as_the_defaults(tmp_path: Path) -> None:
