@@ -20,12 +20,12 @@ import numpy as np
 
 from boards.model import Board
 from calibration.errors import CalibrationError
-from calibration.fit import apply, check_view, fit_homography, spread_fraction
+from calibration.fit import apply, board_grid, check_view, fit_homography, spread_fraction
 from calibration.images import gray
+from calibration.lens import undistort_image
 from calibration.markers import MIN_SPREAD, detector
 from calibration.model import Calibration
 from calibration.result import MAX_RMS_MM, lens_of
-from calibration.synthetic import grid_points
 
 THRESHOLD_MM = 1.0
 
@@ -77,7 +77,7 @@ def check_drift(
 def _displacement(old: np.ndarray, new: np.ndarray, board: Board) -> float:
     """Largest distance (mm) between where two homographies put the same image point, over
     a grid of board points."""
-    grid = grid_points(board, 6)
+    grid = board_grid(board.width_mm, board.height_mm, 6)
     pixels = apply(np.linalg.inv(old), grid)
     return float(np.linalg.norm(apply(new, pixels) - grid, axis=1).max())
 
@@ -192,12 +192,16 @@ def _check_artwork(
     threshold_mm: float,
     reference,
 ) -> DriftResult:
-    from calibration.markerless import board_reference, predict, predict_mask, refine_view
+    from calibration.markerless import (
+        board_reference,
+        normalised,
+        predict,
+        predict_mask,
+        refine_view,
+    )
 
     reference = reference or board_reference(board)
     lens = lens_of(calibration)
-    from calibration.lens import undistort_image
-
     photo = gray(undistort_image(frame, lens))
     level = 2
     up = np.array([[level, 0, 0.5], [0, level, 0.5], [0, 0, 1]])
@@ -205,13 +209,11 @@ def _check_artwork(
     small = cv2.resize(photo, size, interpolation=cv2.INTER_AREA)
     h_level = calibration.homography @ up
     predicted = cv2.GaussianBlur(predict(reference, h_level, size), (0, 0), 0.6)
-    from calibration.markerless import _normalised
-
     warp = np.eye(3, dtype=np.float32)
     try:
         correlation, warp = cv2.findTransformECC(
-            _normalised(small, 5.0),
-            _normalised(predicted, 5.0),
+            normalised(small, 5.0),
+            normalised(predicted, 5.0),
             warp,
             cv2.MOTION_HOMOGRAPHY,
             (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 25, 1e-5),

@@ -157,3 +157,14 @@ def _orientation(quad: np.ndarray) -> float:
     as the board's own corners do."""
     x, y = quad[:, 0], quad[:, 1]
     return float(0.5 * (np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+
+
+def board_grid(
+    width_mm: float, height_mm: float, n: int = 12, margin_mm: float = 15.0
+) -> np.ndarray:
+    """An n x n grid of board points (mm), ``margin_mm`` in from the sheet's edges."""
+    gx, gy = np.meshgrid(
+        np.linspace(margin_mm, width_mm - margin_mm, n),
+        np.linspace(margin_mm, height_mm - margin_mm, n),
+    )
+    return np.column_stack([gx.ravel(), gy.ravel()])

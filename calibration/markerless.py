@@ -195,7 +195,7 @@ def rough_view(
 
 
 # --- stage 2: analysis by synthesis ------------------------------------------------------
-def _normalised(image: np.ndarray, sigma: float = 10.0) -> np.ndarray:
+def normalised(image: np.ndarray, sigma: float = 10.0) -> np.ndarray:
     """Local contrast normalisation: cancels uneven light and paper/ink differences."""
     g = image.astype(np.float32)
     centred = g - cv2.GaussianBlur(g, (0, 0), sigma)
@@ -229,8 +229,8 @@ def refine_view(
         warp = np.eye(3, dtype=np.float32)
         try:
             correlation, warp = cv2.findTransformECC(
-                _normalised(photo, 10.0 / level),
-                _normalised(predicted, 10.0 / level),
+                normalised(photo, 10.0 / level),
+                normalised(predicted, 10.0 / level),
                 warp,
                 cv2.MOTION_HOMOGRAPHY,
                 (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-6),
@@ -269,7 +269,7 @@ def patch_residuals(
     size = camera_gray.shape[1], camera_gray.shape[0]
     predicted = cv2.GaussianBlur(predict(reference, homography, size), (0, 0), 0.6)
     mask = predict_mask(reference, homography, size)
-    photo_n, pred_n = _normalised(camera_gray), _normalised(predicted)
+    photo_n, pred_n = normalised(camera_gray), normalised(predicted)
     window = cv2.createHanningWindow((PATCH_PX, PATCH_PX), cv2.CV_32F)
     out = []
     half = PATCH_PX // 2

@@ -16,6 +16,7 @@ import numpy as np
 from boards.model import Board
 from boards.printing import render_png
 from boards.scene import build_scene
+from calibration.fit import board_grid
 from calibration.lens import Lens
 from calibration.model import Calibration
 from vision.camera import Camera, look_at_board, render_board_view
@@ -139,10 +140,7 @@ def true_lens(camera: Camera) -> Lens:
 
 
 def grid_points(board: Board, n: int = 12, margin_mm: float = 15.0) -> np.ndarray:
-    xs = np.linspace(margin_mm, board.width_mm - margin_mm, n)
-    ys = np.linspace(margin_mm, board.height_mm - margin_mm, n)
-    gx, gy = np.meshgrid(xs, ys)
-    return np.column_stack([gx.ravel(), gy.ravel()])
+    return board_grid(board.width_mm, board.height_mm, n, margin_mm)
 
 
 def board_error_mm(calibration: Calibration, camera: Camera, board: Board) -> tuple[float, float]:
