@@ -37,7 +37,7 @@ UNIT=/etc/systemd/system/oche.service
 AVAHI_SERVICE=/etc/avahi/services/oche.service
 SERVICE_USER=oche
 SYSTEM_PYTHON=/usr/bin/python3 # apt's Python: the one python3-picamera2 is built for
-DEVICE_GROUPS="video render"   # /dev/video*, /dev/media*, /dev/dma_heap, /dev/dri
+DEVICE_GROUPS=(video render)   # /dev/video*, /dev/media*, /dev/dma_heap, /dev/dri
 
 ARGS=("$@")
 dry_run=0
@@ -219,7 +219,7 @@ create_user() {
       --shell /usr/sbin/nologin --comment "Oche camera referee" "$SERVICE_USER"
   fi
   local group
-  for group in $DEVICE_GROUPS; do
+  for group in "${DEVICE_GROUPS[@]}"; do
     getent group "$group" >/dev/null || continue
     if id -nG "$SERVICE_USER" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
       note "$SERVICE_USER is in group $group"
