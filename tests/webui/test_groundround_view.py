@@ -438,3 +438,9 @@ def _flaming_fist_and_a_lost_pin(ann: Tablet, url: str) -> None:
     ann.move(lambda: ann.tap_hex("hex16"))
     assert ann.army_pins() == {"hex7": "1"}
     assert "Ann" in page.locator("#turn").inner_text()
+
+    # A 10-inch tablet in portrait: the board spans the width, the panel goes below it.
+    page.set_viewport_size({"width": 800, "height": 1280})
+    box = page.locator("#board svg").bounding_box()
+    assert box is not None and 600 <= box["width"] <= 800
+    ann.shot("11_tablet_portrait")
