@@ -418,3 +418,136 @@ def live_url(tmp_path: Path) -> Iterator[str]:
     app.extensions["oche"]["table"].hub.close()
     server.shutdown()
     thread.join(timeout=5)
+
+
+def _shot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"dawgs_{name}.png"), full_page=True)
+
+
+def _prompt_says(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "t => (document.querySelector('#prompt') || {}).textContent.includes(t)", arg=text
+    )
+
+
+@pytest.mark.browser
+def test_phones_choose_cards_and_the_tablet_shows_the_round(live_url: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            _play_a_round(browser, live_url)
+        finally:
+            browser.close()
+
+
+def _play_a_round(browser: Any, url: str) -> None:
+    tablet = browser.new_page(viewport={"width": 800, "height": 1280})
+    tablet.set_default_timeout(8000)
+    tablet.goto(f"{url}/play")
+    tablet.fill("#pin", "1234")
+    tablet.click("#login button")
+    tablet.wait_for_selector("#control-badge", state="visible")
+    created = tablet.request.post(
+        f"{url}/api/games",
+        data={
+            "game": "dawgs",
+            "players": ["Ann", "Bob"],
+            "options": {"map_columns": 8, "map_rows": 8},
+        },
+    )
+    assert created.ok, created.text()
+    tablet.wait_for_selector("svg.dawgs-map")
+    _prompt_says(tablet, "Ann: roll for your starting side")
+    _shot(tablet, "1_setup_dice")
+
+    # Setup on the tablet: the real die's faces entered, both sides at altitude 3.
+    for value, next_prompt in (
+        (1, "Ann: roll for your starting altitude"),
+        (3, "Bob: roll for your starting side"),
+        (2, "Bob: roll for your starting altitude"),
+        (3, "Ann: draw a special"),
+    ):
+        tablet.click(f"#choices button.die[data-value='{value}']")
+        _prompt_says(tablet, next_prompt)
+    tablet.click("#choices button.draw")
+    _prompt_says(tablet, "Bob: draw a special")
+    tablet.click("#choices button.draw")
+    _prompt_says(tablet, "Waiting for Ann, Bob")
+    assert tablet.locator(".plane").count() == 2
+    assert tablet.locator(".plane[data-player='0']").get_attribute("data-front") == "2,2"
+    assert tablet.locator(".plane[data-player='1']").get_attribute("data-front") == "12,2"
+    assert tablet.locator(".cone[data-player='0'] polygon").count() > 0
+
+    # The tablet lists each player's private link; each phone opens its own.
+    tablet.wait_for_selector(".dawgs-links li[data-player='1'] a")
+    paths = [
+        tablet.locator(f".dawgs-links li[data-player='{seat}'] a").get_attribute("href")
+        for seat in (0, 1)
+    ]
+    assert all(path.startswith("/p/") for path in paths)
+    _shot(tablet, "2_waiting_for_cards_with_links")
+    phones = []
+    for path in paths:
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.set_default_timeout(8000)
+        phone.goto(f"{url}{path}")
+        phone.wait_for_selector("#phone[data-ready='yes'] button.pair")
+        phones.append(phone)
+    ann, bob = phones
+    assert ann.locator("button.pair").count() == 12
+    assert ann.locator(".plane.mine[data-player='0']").count() == 1
+    # A phone never shows the other player's special card.
+    assert bob.locator(".hand .card-chip.special").count() == 1
+    assert ann.locator("tr[data-player='1'] .card-chip.facedown").count() == 1
+
+    # Ann picks a pair (and confirms): the tablet shows only that she has chosen.
+    ann.click("button.pair[data-cards='1,counter_clockwise']")
+    _shot(ann, "3_phone_pair_selected")
+    ann.click("button.play-cards")
+    ann.wait_for_selector(".secret[data-chosen='1,counter_clockwise']")
+    tablet.wait_for_selector(".dawgs-waiting[data-waiting='1']")
+    assert "Bob choosing" in tablet.locator(".dawgs-waiting").inner_text()
+    assert "counter" not in tablet.locator("#board").inner_text().lower()
+    bob.wait_for_selector(".dawgs-waiting[data-waiting='1']")
+    assert bob.locator(".secret").count() == 0
+    _shot(ann, "4_phone_chosen")
+    _shot(tablet, "5_one_has_chosen")
+
+    # Bob chooses: both pairs are revealed and the planes move.
+    bob.click("button.pair[data-cards='1,no_change']")
+    bob.click("button.play-cards")
+    tablet.wait_for_selector("svg.dawgs-map[data-phase='fire']")
+    assert tablet.locator("td.cards[data-revealed='1,counter_clockwise']").count() == 1
+    assert tablet.locator("td.cards[data-revealed='1,no_change']").count() == 1
+    ann_plane = tablet.locator(".plane[data-player='0']")
+    assert (ann_plane.get_attribute("data-front"), ann_plane.get_attribute("data-heading")) == (
+        "4,2",
+        "1",
+    )
+    assert tablet.locator(".plane[data-player='1']").get_attribute("data-front") == "10,2"
+    _prompt_says(tablet, "Ann: fire at one enemy plane")
+    _shot(tablet, "6_revealed_and_moved")
+
+    # Ann fires; the real die shows 5 against Bob's VULN 4: one hit.
+    tablet.get_by_role("button", name="Ann fires at Bob").click()
+    _prompt_says(tablet, "Ann: roll to hit")
+    assert "needs 4" in tablet.locator("#choices .roll-info").inner_text()
+    assert tablet.locator(".shot[data-shooter='0'][data-target='1']").count() == 1
+    _shot(tablet, "7_fire_roll")
+    tablet.click("#choices button.die[data-value='5']")
+    tablet.wait_for_selector("tr[data-player='1'] .track span[data-speed='3'] .dmg")
+    assert "Bob" in tablet.locator(".dawgs-events").inner_text()
+
+    # Bob answers on his phone: fire at Ann, and the table rolls for him.
+    _prompt_says(tablet, "Bob: fire at one enemy plane")
+    bob.get_by_role("button", name="Bob fires at Ann").click()
+    bob.wait_for_selector("#phone button.roll-for-me")
+    bob.click("#phone button.roll-for-me")
+    tablet.wait_for_selector("svg.dawgs-map[data-round='2']")
+    log = tablet.locator("#log").inner_text()
+    assert "Bob rolls" in log and "Ann rolls 5" in log
+    _shot(tablet, "8_round_two")
+    _shot(bob, "9_phone_round_two")

@@ -25,6 +25,7 @@
     counter_clockwise: "↺ Counter-clockwise",
     no_change: "No change",
   };
+  const SHORT_LABELS = { clockwise: "↻", counter_clockwise: "↺", no_change: "–" };
 
   const el = (name, attrs, parent) => Oche.svgEl(name, attrs, parent);
   const color = (snap, i) => Oche.playerColor(snap, i);
@@ -42,10 +43,11 @@
     }
     return specialsLoading;
   }
-  function cardLabel(card) {
+  function cardLabel(card, short = false) {
     if (/^[0-9]+$/.test(card)) return card;
+    if (short && SHORT_LABELS[card]) return SHORT_LABELS[card];
     if (CARD_LABELS[card]) return CARD_LABELS[card];
-    if (card === "hidden") return "face down";
+    if (card === "hidden") return "special ?";
     if (specials && specials[card]) return specials[card].title;
     return String(card).replace(/_/g, " ");
   }
@@ -63,10 +65,14 @@
       .chip.done { background: #dcfce7; border-color: #86c79c; }
       .chip.waiting { background: #fff; border-style: dashed; }
       .chip .dot { width: .8rem; height: .8rem; border-radius: 50%; display: inline-block; border: 1px solid #0004; }
-      .card-chip { display: inline-block; min-width: 2rem; text-align: center; padding: .15rem .45rem; margin: .1rem;
+      .card-chip { display: inline-block; white-space: nowrap; min-width: 2rem; text-align: center; padding: .15rem .45rem; margin: .1rem;
         border: 2px solid #1f2328; border-radius: .35rem; background: #fffdf5; font-weight: bold; font-size: .9rem; }
       .card-chip.special { background: #ede9fe; border-color: #6d28d9; }
-      .card-chip.facedown { background: repeating-linear-gradient(45deg, #94a3b8, #94a3b8 4px, #cbd5e1 4px, #cbd5e1 8px); color: transparent; }
+      .card-chip.facedown { background: repeating-linear-gradient(45deg, #94a3b8, #94a3b8 4px, #cbd5e1 4px, #cbd5e1 8px); color: #1f2328; }
+      .card-chip.stale { opacity: .5; }
+      .dawgs-legend .where, .dawgs-legend .no-damage { display: block; color: #5b636b; font-size: .8rem; }
+      .dawgs-legend td.cards { line-height: 1.9; }
+      .phone .dawgs-legend .card-chip, .phone .dawgs-legend .chip { font-size: .78rem; padding: .05rem .3rem; }
       table.dawgs-legend { width: 100%; border-collapse: collapse; font-size: .95rem; margin-top: .4rem; }
       table.dawgs-legend th, table.dawgs-legend td { padding: .25rem .3rem; border-bottom: 1px solid #e5e1d8; text-align: left; vertical-align: middle; }
       table.dawgs-legend th { font-size: .8rem; color: #5b636b; font-weight: normal; }
@@ -155,7 +161,10 @@
       }
     }
     const [, groundY] = centre([0, -1], map);
-    const g = el("text", { x: LEFT + 4, y: groundY + 5, "font-size": 13, fill: "#fff", "font-weight": "bold" }, svg);
+    const g = el("text", {
+      x: LEFT + ((map.columns + 0.5) * S) / 2, y: groundY + 5, "text-anchor": "middle",
+      "font-size": 13, fill: "#fff", "font-weight": "bold", "letter-spacing": 2,
+    }, svg);
     g.textContent = "GROUND";
     const [, topY] = centre([0, map.rows - 1], map);
     const thinLabel = el("text", { x: width - 8, y: topY + 4, "text-anchor": "end", "font-size": 12, fill: "#6d5fa6" }, svg);
@@ -184,7 +193,31 @@
     });
     const layer = el("g", { class: "planes" }, svg);
     planes.forEach((shown, i) => { if (shown) drawPlane(layer, snap, i, shown, options.highlight === i); });
+    drawShot(svg, snap);
     return svg;
+  }
+
+  // While a shot waits for its die: a line from the shooter's nose to the target.
+  function drawShot(svg, snap) {
+    const data = snap.prompt.data || {};
+    const planes = snap.state.display.planes;
+    if (data.purpose !== "fire_roll" || snap.prompt.player === null) return;
+    const shooter = planes[snap.prompt.player];
+    const target = planes[data.target];
+    if (!shooter || !target) return;
+    const map = snap.state.map;
+    const [x1, y1] = centre(shooter.body[0], map);
+    const a = centre(target.body[0], map);
+    const b = centre(target.body[1], map);
+    const [x2, y2] = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    const g = el("g", { class: "shot", "data-shooter": snap.prompt.player, "data-target": data.target }, svg);
+    el("line", { x1, y1, x2, y2, stroke: "#b91c1c", "stroke-width": 4, "stroke-dasharray": "10 6", "stroke-linecap": "round" }, g);
+    el("circle", { cx: x2, cy: y2, r: R * 0.9, fill: "none", stroke: "#b91c1c", "stroke-width": 3 }, g);
+    const label = el("text", {
+      x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 8, "text-anchor": "middle", "font-size": 14, "font-weight": "bold",
+      fill: "#b91c1c", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke",
+    }, g);
+    label.textContent = `needs ${data.needed}${data.bonus ? `, die +${data.bonus}` : ""}`;
   }
 
   function drawPlane(parent, snap, i, shown, mine) {
@@ -280,12 +313,13 @@
     return box;
   }
 
-  function cardChip(card, extra = "") {
+  function cardChip(card, extra = "", short = false) {
     const chip = document.createElement("span");
     const special = !/^[0-9]+$/.test(card) && !CARD_LABELS[card] && card !== "hidden";
     chip.className = `card-chip${special ? " special" : ""}${card === "hidden" ? " facedown" : ""} ${extra}`.trim();
     chip.dataset.card = card;
-    chip.textContent = cardLabel(card);
+    chip.textContent = cardLabel(card, short);
+    if (short) chip.title = cardLabel(card);
     return chip;
   }
 
@@ -327,11 +361,11 @@
     }
   }
 
-  function legend(snap, highlight) {
+  function legend(snap, highlight, compact = false) {
     const state = snap.state;
     const table = document.createElement("table");
     table.className = "dawgs-legend";
-    table.innerHTML = "<thead><tr><th>Pilot</th><th>Where</th><th>Speed · VULN · damage</th><th>Cards</th></tr></thead>";
+    table.innerHTML = "<thead><tr><th>Pilot</th><th>Speed · VULN · damage</th><th>Cards</th></tr></thead>";
     const body = document.createElement("tbody");
     const teams = snap.options && snap.options.teams;
     state.planes.forEach((plane, i) => {
@@ -340,27 +374,26 @@
       if (plane.status === "eliminated") tr.className = "out";
       if (highlight === i) tr.className += " me";
       const who = document.createElement("td");
-      who.innerHTML = `<span class="swatch"></span> `;
-      who.firstChild.style.background = color(snap, i);
-      who.append(document.createTextNode(name(snap, i)));
-      if (teams) who.append(document.createTextNode(` (team ${teams[i]})`));
-      const where = document.createElement("td");
-      where.className = "where";
-      where.textContent = statusText(snap, i, plane);
+      who.innerHTML = `<span class="swatch"></span> <b></b><small class="where"></small>`;
+      who.querySelector(".swatch").style.background = color(snap, i);
+      who.querySelector("b").textContent = name(snap, i) + (teams ? ` (team ${teams[i]})` : "");
+      who.querySelector(".where").textContent = statusText(snap, i, plane);
       const track = document.createElement("td");
       track.appendChild(trackCell(snap, i, plane));
       if (plane.damage === null && plane.status !== "eliminated") {
-        track.append(document.createTextNode(" no damage"));
+        const none = document.createElement("small");
+        none.className = "no-damage";
+        none.textContent = "no damage";
+        track.append(none);
       }
       const cards = document.createElement("td");
       cards.className = "cards";
       if (plane.revealed) {
         const stale = state.phase === "place" || state.phase === "setup";
         cards.dataset.revealed = plane.revealed.join(",");
-        for (const card of plane.revealed) cards.appendChild(cardChip(card, stale ? "stale" : "revealed"));
-        if (stale) {
-          cards.lastChild.title = "played last round";
-          cards.style.opacity = 0.55;
+        for (const card of plane.revealed) {
+          const chip = cards.appendChild(cardChip(card, stale ? "stale" : "revealed", compact));
+          if (stale) chip.title = "played last round";
         }
       }
       if (state.phase === "place" && plane.status === "flying") {
@@ -368,7 +401,6 @@
         chip.className = plane.has_chosen ? "chip done" : "chip waiting";
         chip.textContent = plane.has_chosen ? "chosen" : "choosing";
         cards.appendChild(chip);
-        cards.style.opacity = 1;
       }
       if (plane.special) cards.appendChild(cardChip(plane.special, "held"));
       if (plane.in_play) cards.appendChild(cardChip(plane.in_play, "in-play"));
@@ -378,7 +410,7 @@
         cf.textContent = `continuous fire on ${name(snap, plane.cf_on)}`;
         cards.appendChild(cf);
       }
-      tr.append(who, where, track, cards);
+      tr.append(who, track, cards);
       body.appendChild(tr);
     });
     table.appendChild(body);
@@ -404,7 +436,7 @@
     const waiting = waitingBox(snap);
     if (waiting) container.appendChild(waiting);
     container.appendChild(drawMap(snap, { highlight }));
-    container.appendChild(legend(snap, highlight));
+    container.appendChild(legend(snap, highlight, highlight !== null));
     if (snap.state.events.length) container.appendChild(events(snap));
     if (!specials) loadSpecials().then(() => {
       // Redraw once the special card titles are known.
@@ -458,7 +490,7 @@
       p.textContent = info;
       box.appendChild(p);
     }
-    box.appendChild(button("🎲 Roll for me", onRoll, "roll-for-me"));
+    box.appendChild(button("⚄ Roll for me", onRoll, "roll-for-me"));
     for (let value = 1; value <= 6; value++) {
       const b = button(String(value), () => onValue(value), "die");
       b.dataset.value = value;
