@@ -47,14 +47,15 @@ camera=auto
 port=80
 new_hostname=""
 keep_hostname=0
+explicit=() # options that only shape a new configuration file
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --dry-run) dry_run=1 ;;
     --uninstall) uninstall=1 ;;
     --purge) purge=1 ;;
-    --camera) camera=${2:?--camera needs a value, e.g. --camera 0}; shift ;;
-    --port) port=${2:?--port needs a number, e.g. --port 8000}; shift ;;
+    --camera) camera=${2:?--camera needs a value, e.g. --camera 0}; explicit+=(--camera); shift ;;
+    --port) port=${2:?--port needs a number, e.g. --port 8000}; explicit+=(--port); shift ;;
     --hostname) new_hostname=${2:?--hostname needs a name, e.g. --hostname oche}; shift ;;
     --keep-hostname) keep_hostname=1 ;;
     -h | --help) usage; exit 0 ;;
@@ -292,6 +293,9 @@ write_config() {
   step "Configuration $CONFIG"
   if [ -f "$CONFIG" ]; then
     note "$CONFIG exists: kept as it is (your edits are never overwritten)"
+    if [ "${#explicit[@]}" -gt 0 ]; then
+      note "${explicit[*]} not applied: they only shape a new file. Edit $CONFIG instead"
+    fi
   else
     run install -d -m 0755 "$CONFIG_DIR"
     run "$VENV/bin/oche" config init --out "$CONFIG" --set "camera.source=$camera" \
