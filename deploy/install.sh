@@ -27,14 +27,15 @@ EOF
 }
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PREFIX=/opt/oche
+ROOT=${OCHE_INSTALL_ROOT:-} # only for the tests: a folder that stands in for /
+PREFIX=$ROOT/opt/oche
 VENV=$PREFIX/venv
 CONSTRAINTS=$PREFIX/constraints.txt
-CONFIG_DIR=/etc/oche
+CONFIG_DIR=$ROOT/etc/oche
 CONFIG=$CONFIG_DIR/oche.toml
-DATA_DIR=/var/lib/oche
-UNIT=/etc/systemd/system/oche.service
-AVAHI_SERVICE=/etc/avahi/services/oche.service
+DATA_DIR=$ROOT/var/lib/oche
+UNIT=$ROOT/etc/systemd/system/oche.service
+AVAHI_SERVICE=$ROOT/etc/avahi/services/oche.service
 SERVICE_USER=oche
 SYSTEM_PYTHON=/usr/bin/python3 # apt's Python: the one python3-picamera2 is built for
 DEVICE_GROUPS=(video render)   # /dev/video*, /dev/media*, /dev/dma_heap, /dev/dri

@@ -46,8 +46,11 @@ def system_snapshot() -> tuple[object, ...]:
     )
 
 
-def dry_runs(tmp: Path, *runs: tuple[str, ...]) -> list[subprocess.CompletedProcess[str]]:
-    """Run ``install.sh --dry-run ARGS`` for each ARGS, side by side (apt-cache is slow here)."""
+def dry_runs(
+    tmp: Path, *runs: tuple[tuple[str, ...], Path | None]
+) -> list[subprocess.CompletedProcess[str]]:
+    """Run ``install.sh --dry-run ARGS`` for each (ARGS, stand-in root or None), side by side
+    (apt-cache is slow here)."""
     stubs = tmp / "stubs"
     stubs.mkdir(exist_ok=True)
     calls = tmp / "calls.log"
@@ -68,9 +71,9 @@ def dry_runs(tmp: Path, *runs: tuple[str, ...]) -> list[subprocess.CompletedProc
             stderr=subprocess.PIPE,
             stdin=subprocess.DEVNULL,
             text=True,
-            env=env,
+            env=env if root is None else {**env, "OCHE_INSTALL_ROOT": str(root)},
         )
-        for args in runs
+        for args, root in runs
     ]
     results = []
     for process in processes:
@@ -82,24 +85,33 @@ def dry_runs(tmp: Path, *runs: tuple[str, ...]) -> list[subprocess.CompletedProc
 
 
 def dry_run(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return dry_runs(tmp, args)[0]
+    return dry_runs(tmp, (args, None))[0]
+
+
+MY_CONFIG = "[server]\nport = 8080  # edited by the user\n"
 
 
 @pytest.fixture(scope="module")
-def plans(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
-    """The plan for a Pi camera with a new host name, and for a USB camera on port 8000."""
-    pi, plain = dry_runs(
-        tmp_path_factory.mktemp("plans"),
-        ("--camera", "picamera2", "--hostname", "oche"),
-        ("--camera", "0", "--port", "8000"),
+def plans(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, str, Path]:
+    """Plans for: a Pi camera with a new host name; a USB camera on port 8000; and a machine
+    (a stand-in root folder) that already has a configuration file."""
+    tmp = tmp_path_factory.mktemp("plans")
+    root = tmp / "root"
+    (root / "etc" / "oche").mkdir(parents=True)
+    (root / "etc" / "oche" / "oche.toml").write_text(MY_CONFIG)
+    pi, plain, again = dry_runs(
+        tmp,
+        (("--camera", "picamera2", "--hostname", "oche"), None),
+        (("--camera", "0", "--port", "8000"), None),
+        (("--camera", "0", "--port", "8000"), root),
     )
-    assert pi.returncode == 0, pi.stderr
-    assert plain.returncode == 0, plain.stderr
-    return pi.stdout, plain.stdout
+    for result in (pi, plain, again):
+        assert result.returncode == 0, result.stderr
+    return pi.stdout, plain.stdout, again.stdout, root
 
 
 @pytest.fixture(scope="module")
-def pi_plan(plans: tuple[str, str]) -> str:
+def pi_plan(plans: tuple[str, str, str, Path]) -> str:
     return plans[0]
 
 
@@ -162,14 +174,26 @@ def test_plan_writes_config_once_and_enables_the_service(pi_plan: str) -> None:
     assert "/etc/oche/oche.toml exists" not in pi_plan  # nothing there yet on this machine
 
 
+def test_an_existing_configuration_is_never_overwritten(plans: tuple[str, str, str, Path]) -> None:
+    _, _, again, root = plans
+    config = root / "etc" / "oche" / "oche.toml"
+    assert config.read_text() == MY_CONFIG
+    assert f"{config} exists: kept as it is" in again
+    assert "--camera --port not applied" in again
+    steps = planned(again)
+    assert not any(" config init " in s for s in steps)
+    # It is still checked, so a broken edit shows before the service restarts.
+    assert f"{root}/opt/oche/venv/bin/oche config show --config {config}" in steps
+
+
 def test_plan_creates_a_system_user_with_camera_access(pi_plan: str) -> None:
     steps = planned(pi_plan)
     assert any(s.startswith("useradd --system") and s.endswith(" oche") for s in steps)
     assert "usermod -aG video oche" in steps
 
 
-def test_plan_renames_the_host_only_when_asked(plans: tuple[str, str]) -> None:
-    pi_plan, plain = plans
+def test_plan_renames_the_host_only_when_asked(plans: tuple[str, str, str, Path]) -> None:
+    pi_plan, plain, _, _ = plans
     assert "hostnamectl set-hostname oche" in planned(pi_plan)
     avahi = written(pi_plan, "/etc/avahi/services/oche.service")
     assert "<type>_http._tcp</type>" in avahi and "<port>80</port>" in avahi
