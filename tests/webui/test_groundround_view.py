@@ -266,6 +266,8 @@ def _start_in_the_browser(page: Any, url: str) -> None:
 def _play_through_the_ui(browser: Any, url: str) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.set_default_timeout(8000)
+    script_errors: list[str] = []
+    page.on("pageerror", lambda exc: script_errors.append(str(exc)))
     centres = {
         zone: info["center"]
         for zone, info in page.request.get(f"{url}/api/boards/groundround.json")
@@ -389,6 +391,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     ann.shot("8_game_over")
 
     _flaming_fist_and_a_lost_pin(ann, url)
+    assert script_errors == []
 
 
 def _flaming_fist_and_a_lost_pin(ann: Tablet, url: str) -> None:

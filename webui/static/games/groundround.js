@@ -76,7 +76,7 @@
       // A late answer for an older position is dropped; the newer one is on its way.
       if (`${data.game_id}|${data.last_seq}` !== positionKey(view.snap)) return;
       view.strength = { ...data, key: wanted };
-      redraw();
+      redraw(false);
     } catch (e) {
       Oche.flash("could not load attack and defence: is the server running?", true);
     } finally {
@@ -141,13 +141,16 @@
   }
 
   // --- drawing -------------------------------------------------------------------------
-  function redraw() {
+  // The board and the panel's status box; `withChoices` also rebuilds the buttons (only
+  // after the player's own taps, so that a late server answer never swaps a button away
+  // under a finger).
+  function redraw(withChoices = true) {
     if (view.group && view.group.isConnected) {
       view.group.innerHTML = "";
       drawAll(view.group);
     }
     renderStatus();
-    refreshChoices();
+    if (withChoices) refreshChoices();
   }
 
   function drawAll(g) {
