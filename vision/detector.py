@@ -39,6 +39,7 @@ class DetectorConfig:
     max_dart_mm2: float = 9000.0  # a bigger blob is a hand or a body
     max_group_gap_mm: float = 40.0  # pieces of one dart split by an earlier dart
     min_dart_mm2: float = 250.0  # a barrel alone covers more than this
+    max_piece_solidity: float = 0.75  # round pieces fill their convex hull, flights do not
 
 
 @dataclass
@@ -87,6 +88,7 @@ class Detector:
         self.noise_sigma = 0.0
         self.small_threshold = 8.0
         self.bounce_seen = False
+        self._candidate: np.ndarray | None = None
         self._previous: np.ndarray | None = None
         self._scale = 1.0
         self._mm_per_px = 1.0
@@ -113,13 +115,22 @@ class Detector:
             self.state = "moving"
             self.quiet = 0
             self.bounce_seen = False
+            self._candidate = None
         # moving
         if gate.moving:
             self.quiet = 0
         else:
             self.quiet += 1
         if not self.bounce_seen:
-            self.bounce_seen = self._dart_like_small(small)
+            # A dart that bounces out stays in the board at least a moment: the same
+            # dart-like blob in two frames running (a falling dart or a moving hand is never
+            # in the same place twice).
+            candidate = self._dart_like_small(small)
+            previous, self._candidate = self._candidate, candidate
+            if candidate is not None and previous is not None:
+                overlap = np.count_nonzero(candidate & previous)
+                smaller = min(np.count_nonzero(candidate), np.count_nonzero(previous))
+                self.bounce_seen = overlap >= 0.3 * smaller
         if self.quiet < self.config.settle_frames:
             return []
         self.state = "still"
@@ -168,27 +179,29 @@ class Detector:
             self.scene = image.copy()
             self.scene_small = small.copy()
 
-    def _dart_like_small(self, small: np.ndarray) -> bool:
-        """Cheap look, during the motion, for a dart-sized new thing (a dart that may fall)."""
+    def _dart_like_small(self, small: np.ndarray) -> np.ndarray | None:
+        """Cheap look, during the motion, for dart-sized new things (a dart that may fall):
+        their mask, or None."""
         assert self.scene_small is not None and self.reference_small is not None
         f = small.astype(np.float32)
         t = self.small_threshold
         new = (np.abs(f - self.scene_small) > t) & (np.abs(f - self.reference_small) > t)
         if np.count_nonzero(new) < 3:
-            return False
-        count, _labels, stats, _ = cv2.connectedComponentsWithStats(new.astype(np.uint8), 8)
+            return None
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(new.astype(np.uint8), 8)
         h, w = small.shape[:2]
         mm = self._mm_per_px * self._scale
+        keep = []
         for i in range(1, count):
             x, y, bw, bh, area = stats[i]
             if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
                 continue  # an arm from outside the picture
             length_mm = math.hypot(bw, bh) * mm
-            if area * mm * mm > self.config.max_dart_mm2:
+            if not self.config.min_dart_mm2 <= area * mm * mm <= self.config.max_dart_mm2:
                 continue
-            if length_mm >= self.config.min_dart_mm and area >= 4:
-                return True
-        return False
+            if length_mm >= self.config.min_dart_mm:
+                keep.append(i)
+        return np.isin(labels, keep) if keep else None
 
     def _settled(self, name: str, image: np.ndarray, small: np.ndarray) -> list[Event]:
         assert self.scene is not None and self.reference is not None
@@ -204,10 +217,17 @@ class Detector:
             self.scene = image.copy()
             self.scene_small = small.copy()
             return [BounceoutEvent(name)] if self.bounce_seen else []
-        _count, _labels, stats, _ = cv2.connectedComponentsWithStats(changed, 8)
-        biggest = int(stats[1:, cv2.CC_STAT_AREA].max())
-        if biggest * mm_small * mm_small > cfg.max_dart_mm2 * 1.5:
-            return []  # somebody stands in front of the board: wait for the next settle
+        # Something big that is on neither the last scene nor the empty board: somebody
+        # stands in front of the board. Wait for the next settle. (Darts pulled out are on
+        # the empty board, so a takeout never looks like this.)
+        novel = changed.astype(bool) & (
+            np.abs(f - self.reference_small * gain_r) > self.small_threshold
+        )
+        if novel.any():
+            _count, _labels, stats, _ = cv2.connectedComponentsWithStats(novel.astype(np.uint8), 8)
+            biggest = int(stats[1:, cv2.CC_STAT_AREA].max())
+            if biggest * mm_small * mm_small > cfg.max_dart_mm2 * 1.5:
+                return []
         # Region of interest at full resolution around every change.
         ys, xs = np.nonzero(changed)
         s = self._scale
@@ -235,7 +255,7 @@ class Detector:
                 remaining.append(known)
                 continue
             still_there = np.mean(d_ref[known.ys[inside] - y0, known.xs[inside] - x0] > t)
-            if still_there >= 0.35:
+            if still_there >= 0.6:
                 remaining.append(known)
         if self.darts and not remaining:
             events.append(TakeoutEvent(name))
@@ -363,8 +383,17 @@ class Detector:
             return False
         if length_mm >= cfg.long_dart_mm:
             return True
+        if length_mm < cfg.min_dart_mm:
+            return False
         elongation = fit.length_px / max(1.0, fit.width_px)
-        return length_mm >= cfg.min_dart_mm and elongation >= cfg.min_elongation
+        if elongation >= cfg.min_elongation:
+            return True
+        # A dart seen along its own axis is a cross of flights: ragged, unlike the round,
+        # solid disc of a magnet.
+        ys, xs = np.nonzero(group)
+        hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32))
+        solidity = len(xs) / max(1.0, cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True))
+        return solidity < cfg.max_piece_solidity
 
     def _dart_event(self, name: str, fit: TipFit, offset: tuple[int, int]) -> DartEvent:
         u, v = fit.tip[0] + offset[0], fit.tip[1] + offset[1]

@@ -136,7 +136,7 @@ def fit_tip(
     t_end = _run_end(t[near_axis]) if near_axis.any() else float(t.min())
     width = float(np.percentile(np.abs(n), 75)) * 2
 
-    tip_s, level, occluded = _walk(evidence, center, axis, t_end, threshold, occluders, shadow)
+    tip_s, level, occluded = _walk(evidence, center, axis, t_end, threshold, occluders)
     tip = center + axis * tip_s
     contrast = level / threshold
     quality = float(np.clip((contrast - 0.5) / 2.5, 0.0, 1.0)) * (0.3 if occluded else 1.0)
@@ -177,7 +177,6 @@ def _walk(
     t_end: float,
     threshold: float,
     occluders: np.ndarray | None,
-    shadow: np.ndarray | None,
 ) -> tuple[float, float, bool]:
     """Matched filter along the axis, outwards from inside the blob: (tip s, level, occluded)."""
     step = 0.25
@@ -204,13 +203,6 @@ def _walk(
     )
     tau = 0.5 * threshold
     significant = signal >= tau
-    if shadow is not None:
-        # Past the point the board may be in the dart's own shadow, on the same line. Once
-        # the walk has crossed object pixels, a shadow-like stretch ends it.
-        shade = along(0.0, shadow.astype(np.float32)) > 0.5
-        solid = significant & ~shade
-        seen = np.cumsum(solid) >= int(1.5 / step)
-        significant = significant & ~(shade & seen)
     start = round(6.0 / step)  # 4 px inside the blob's end (the mask is a bit fat)
     first = next((i for i in range(start, min(len(s), start + 32)) if significant[i]), None)
     if first is None:
