@@ -119,6 +119,12 @@ def player_links():
 
 
 # --- the phone page and its API ---------------------------------------------------------
+@bp.get("/p")
+def code_page():
+    """Where a player types the code the tablet shows, instead of the whole link."""
+    return render_template("player.html", problem=None, ask_code=True, name=None)
+
+
 @bp.get("/p/<token>")
 def player_page(token: str):
     found = seat_of(token)

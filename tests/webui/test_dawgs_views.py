@@ -142,6 +142,8 @@ def test_the_phone_page_opens_only_with_a_valid_link(
     html = page.get_data(as_text=True)
     assert f'data-token="{bob}"' in html and "Bob" in html and ann not in html
     assert "/static/games/dawgs.js" in html
+    code_page = spectator.get("/p")
+    assert code_page.status_code == 200 and 'id="code-form"' in code_page.get_data(as_text=True)
     wrong = spectator.get("/p/notatoken1")
     assert wrong.status_code == 404 and "does not belong" in wrong.get_data(as_text=True)
 
@@ -482,18 +484,29 @@ def _play_a_round(browser: Any, url: str) -> None:
     assert tablet.locator(".cone[data-player='0'] polygon").count() > 0
 
     # The tablet lists each player's private link; each phone opens its own.
-    tablet.wait_for_selector(".dawgs-links li[data-player='1'] a")
-    paths = [
-        tablet.locator(f".dawgs-links li[data-player='{seat}'] a").get_attribute("href")
-        for seat in (0, 1)
-    ]
-    assert all(path.startswith("/p/") for path in paths)
-    _shot(tablet, "2_waiting_for_cards_with_links")
+    # The tablet is seen by all, so it shows one link at a time, when that player asks.
+    tablet.wait_for_selector(".dawgs-links li[data-player='1'] button.show-link")
+    assert tablet.locator(".dawgs-links a").count() == 0
+    paths = []
+    for seat in (0, 1):
+        tablet.click(f".dawgs-links li[data-player='{seat}'] button.show-link")
+        assert tablet.locator(".dawgs-links a").count() == 1
+        paths.append(
+            tablet.locator(f".dawgs-links li[data-player='{seat}'] a").get_attribute("href")
+        )
+        if seat == 0:
+            _shot(tablet, "2_waiting_for_cards_one_link_shown")
+    assert all(path.startswith("/p/") for path in paths) and paths[0] != paths[1]
     phones = []
-    for path in paths:
+    for seat, path in enumerate(paths):
         phone = browser.new_page(viewport={"width": 390, "height": 844})
         phone.set_default_timeout(8000)
-        phone.goto(f"{url}{path}")
+        if seat == 0:
+            phone.goto(f"{url}{path}")
+        else:  # Bob types his code instead
+            phone.goto(f"{url}/p")
+            phone.fill("#code", path.removeprefix("/p/").upper())
+            phone.click("#code-form button")
         phone.wait_for_selector("#phone[data-ready='yes'] button.pair")
         phones.append(phone)
     ann, bob = phones

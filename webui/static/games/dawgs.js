@@ -90,6 +90,8 @@
       .dawgs-links { margin-top: .6rem; width: 100%; }
       .dawgs-links summary { cursor: pointer; font-weight: bold; min-height: 2rem; }
       .dawgs-links li { margin: .3rem 0; word-break: break-all; }
+      .dawgs-links li button { min-height: 2.4rem; min-width: 0; font-size: .95rem; margin-left: .4rem; background: #fff; color: #1f2328; border-color: #888; }
+      .dawgs-links .link { margin: .2rem 0 .4rem 1.6rem; }
       .dawgs-links code { font-size: 1.05rem; background: #eef0f2; padding: .05rem .3rem; border-radius: .25rem; }
       .choices .dice { display: flex; flex-wrap: wrap; gap: .4rem; width: 100%; }
       .choices .dice button.die { min-width: 3.5rem; font-size: 1.4rem; background: #fff; color: #1f2328; border-color: #1f2328; }
@@ -521,15 +523,16 @@
     return true;
   }
 
-  // The private links: made by the server the first time someone in control asks.
-  const links = { gameId: null, data: null, loading: null };
+  // The private links: made by the server the first time someone in control asks. The
+  // tablet is in everyone's view, so it shows one player's link at a time, on request.
+  const links = { gameId: null, data: null, loading: null, shown: null, open: false };
   function linksPanel(snap) {
     const details = document.createElement("details");
     details.className = "dawgs-links";
-    details.open = snap.prompt.kind === "choose_cards" || links.open === true;
+    details.open = links.open || snap.prompt.kind === "choose_cards";
     details.addEventListener("toggle", () => { links.open = details.open; });
     const summary = document.createElement("summary");
-    summary.textContent = "Players' phone links (secret: each player opens their own)";
+    summary.textContent = "Players' phone links (each player opens only their own)";
     details.appendChild(summary);
     const list = document.createElement("ul");
     details.appendChild(list);
@@ -538,14 +541,25 @@
       for (const link of links.data.links) {
         const li = document.createElement("li");
         li.dataset.player = link.player;
-        const url = `${window.location.origin}${link.path}`;
-        li.innerHTML = `<span class="swatch"></span> <b></b>: <a target="_blank" rel="noopener"></a> · code <code></code>`;
+        li.innerHTML = `<span class="swatch"></span> <b></b> `;
         li.querySelector(".swatch").style.background = color(snap, link.player);
         li.querySelector("b").textContent = link.name;
-        const a = li.querySelector("a");
-        a.href = link.path;
-        a.textContent = url;
-        li.querySelector("code").textContent = link.token;
+        const showing = links.shown === link.player;
+        li.appendChild(button(showing ? "Hide" : "Show link", () => {
+          links.shown = showing ? null : link.player;
+          fill();
+        }, "secondary show-link"));
+        if (showing) {
+          const where = document.createElement("div");
+          where.className = "link";
+          where.innerHTML = `<a target="_blank" rel="noopener noreferrer"></a><br>or open <b class="code-page"></b> and type the code <code></code>`;
+          where.querySelector(".code-page").textContent = `${window.location.origin}/p`;
+          const a = where.querySelector("a");
+          a.href = link.path;
+          a.textContent = `${window.location.origin}${link.path}`;
+          where.querySelector("code").textContent = link.token;
+          li.appendChild(where);
+        }
         list.appendChild(li);
       }
     };
@@ -555,7 +569,10 @@
       if (links.gameId !== snap.id || !links.loading) {
         links.gameId = snap.id;
         links.data = null;
-        links.loading = Oche.post("/api/player/links", {}).then((data) => { links.data = data; }).catch(() => { links.loading = null; });
+        links.shown = null;
+        links.loading = Oche.post("/api/player/links", {})
+          .then((data) => { links.data = data; })
+          .catch(() => { links.loading = null; });
       }
       links.loading.then(() => { if (links.data && list.isConnected) fill(); });
     }
