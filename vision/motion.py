@@ -51,6 +51,7 @@ class MotionGate:
         self.min_pixels = min_pixels
         self.sigma: float | None = None
         self._previous: np.ndarray | None = None
+        self._frames = 0
 
     @property
     def threshold(self) -> float:
@@ -65,8 +66,9 @@ class MotionGate:
             self.sigma = max(0.5, robust_sigma(diff) / np.sqrt(2))
         changed = int(np.count_nonzero(diff > self.threshold))
         moving = changed >= self.min_pixels
-        if not moving:
+        self._frames += 1
+        if not moving and changed == 0 and self._frames % 10 == 0:
             # Track the noise level slowly while nothing happens (light, gain drift).
-            measured = max(0.5, robust_sigma(diff) / np.sqrt(2)) if changed == 0 else self.sigma
-            self.sigma = 0.95 * self.sigma + 0.05 * measured
+            measured = max(0.5, robust_sigma(diff) / np.sqrt(2))
+            self.sigma = 0.8 * self.sigma + 0.2 * measured
         return GateResult(moving, changed)

@@ -226,7 +226,7 @@ def _walk(
             i, end, gap = resume, resume, 0
             continue
         gap += 1
-        if gap * step >= 2.0:
+        if gap * step >= 4.0:
             break
     # The point's level: the strongest signal just inside the end (the edge of a bright
     # point blurs outwards, so the run's last pixels are weaker than the point itself).

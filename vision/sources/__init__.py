@@ -14,12 +14,15 @@ from vision.sources.capture import OpenCVSource
 from vision.sources.replay import VIDEO_SUFFIXES, FolderSource, VideoFileSource
 
 
-def open_source(spec: str) -> FrameSource:
-    """A frame source from a command-line style description."""
+def open_source(
+    spec: str, size: tuple[int, int] = (1280, 720), fps: float = 30.0, settle_s: float = 2.0
+) -> FrameSource:
+    """A frame source from a command-line style description (``size``, ``fps`` and
+    ``settle_s`` apply to the Pi camera, which is configured rather than discovered)."""
     if spec in ("picamera", "picamera2", "pi"):
         from vision.sources.picam import PiCameraSource
 
-        return PiCameraSource()
+        return PiCameraSource(size=size, settle_s=settle_s, fps=fps)
     if spec.isdigit():
         return OpenCVSource(int(spec))
     if "://" in spec:

@@ -37,15 +37,25 @@ class PiCameraSource:
         lores_size: tuple[int, int] = (320, 180),
         settle_s: float = 2.0,
         sleep: Callable[[float], None] = time.sleep,
+        fps: float = 30.0,
     ) -> None:
         module = _import_picamera2()
         self.size = size
         self.lores_size = lores_size
         self.status = SourceStatus("starting", "starting the Pi camera")
-        self._camera = module.Picamera2()
+        try:
+            self._camera = module.Picamera2()
+        except (IndexError, RuntimeError) as exc:
+            # picamera2 raises a bare IndexError when libcamera lists no camera at all.
+            raise UserError(
+                f"no Pi camera found ({exc or 'no camera listed'}). Fix: check the ribbon cable "
+                "and that `rpicam-hello --list-cameras` lists the camera, or use a USB camera "
+                "(--camera 0)"
+            ) from None
         config = self._camera.create_video_configuration(
             main={"size": size, "format": "RGB888"},  # BGR byte order, as OpenCV wants
             lores={"size": lores_size, "format": "YUV420"},
+            controls={"FrameRate": fps},
         )
         self._camera.configure(config)
         self._camera.start()
@@ -65,7 +75,14 @@ class PiCameraSource:
     def __iter__(self) -> Iterator[Frame]:
         w, h = self.lores_size
         while not self._closed:
-            arrays, metadata = self._camera.capture_arrays(["main", "lores"])
+            try:
+                arrays, metadata = self._camera.capture_arrays(["main", "lores"])
+            except RuntimeError as exc:
+                # A hung or unplugged camera: say so; the service's watchdog restarts us,
+                # which reopens the camera from scratch.
+                self.status.state = "failed"
+                self.status.message = f"Pi camera stopped: {exc}"
+                raise UserError(self.status.message) from None
             main, lores = arrays
             self.status.frames += 1
             stamp = metadata.get("SensorTimestamp")
