@@ -124,13 +124,14 @@ def _bench_markerless(cases: list[Case]) -> dict[str, Any]:
     return _summary("markerless", errors, worst, ms, failed)
 
 
-def _bench_drift(cases: list[Case]) -> dict[str, Any]:
+def _bench_drift(cases: list[Case], markerless: bool = False) -> dict[str, Any]:
     ms = []
     for case in cases:
         board = boards.load(case.board_id)
         image, camera = view(case)
+        method = calibrate_markerless if markerless else calibrate_from_markers
         try:
-            calibration = calibrate_from_markers(board, image, true_lens(camera)).calibration
+            calibration = method(board, image, true_lens(camera)).calibration
         except Exception:
             continue
         check_drift(calibration, board, image)
@@ -139,7 +140,7 @@ def _bench_drift(cases: list[Case]) -> dict[str, Any]:
             check_drift(calibration, board, image)
             ms.append((time.perf_counter() - start) * 1000)
     return {
-        "method": "drift check (markers, 1280x720)",
+        "method": f"drift check ({'artwork' if markerless else 'markers'}, 1280x720)",
         "cases": len(cases),
         "failed": 0,
         "rms_mm_median": None,
@@ -147,6 +148,28 @@ def _bench_drift(cases: list[Case]) -> dict[str, Any]:
         "max_mm_max": None,
         "ms_median": round(statistics.median(ms), 1) if ms else None,
     }
+
+
+def _bench_lens(seed: int) -> dict[str, Any]:
+    """Measure a k1 = -0.25 lens from 7 synthetic sheet photos, then calibrate a distorted
+    board view from markers with it."""
+    from calibration.lens import calibrate_lens
+    from calibration.synthetic import lens_sheet_photos
+
+    photos, _ = lens_sheet_photos(k1=-0.25, count=7, seed=seed)
+    start = time.perf_counter()
+    try:
+        lens, _ = calibrate_lens(photos)
+    except Exception:
+        return _summary("lens (7 sheet photos) + markers", [], [], [], 1)
+    ms = (time.perf_counter() - start) * 1000
+    case = Case("groundround", 50, 40, 5, -0.25, noise=3, light=0.4, jpeg=85, seed=seed)
+    image, camera = view(case)
+    board = boards.load(case.board_id)
+    rms, worst = board_error_mm(
+        calibrate_from_markers(board, image, lens).calibration, camera, board
+    )
+    return _summary("lens (7 sheet photos) + markers", [rms], [worst], [ms], 0)
 
 
 def run(seed: int = 0, json_output: bool = False, cases: int = 8) -> dict[str, Any]:
@@ -160,6 +183,8 @@ def run(seed: int = 0, json_output: bool = False, cases: int = 8) -> dict[str, A
         _bench_manual(marker_cases, rng),
         _bench_markerless(markerless_cases),
         _bench_drift(marker_cases[:4]),
+        _bench_drift(markerless_cases[:2], markerless=True),
+        _bench_lens(seed),
     ]
     result = {
         "benchmark": "calibration",

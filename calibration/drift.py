@@ -76,10 +76,23 @@ def check_drift(
 
 def _displacement(old: np.ndarray, new: np.ndarray, board: Board) -> float:
     """Largest distance (mm) between where two homographies put the same image point, over
-    a grid of board points."""
-    grid = board_grid(board.width_mm, board.height_mm, 6)
+    a grid on the playing area (the zones' bounding box)."""
+    x0, y0, x1, y1 = _play_area(board)
+    grid = board_grid(x1 - x0, y1 - y0, 6, margin_mm=0.0) + np.array([x0, y0])
     pixels = apply(np.linalg.inv(old), grid)
     return float(np.linalg.norm(apply(new, pixels) - grid, axis=1).max())
+
+
+def _play_area(board: Board) -> tuple[float, float, float, float]:
+    if not board.zones:
+        return 0.0, 0.0, board.width_mm, board.height_mm
+    bounds = np.array([z.geometry.bounds for z in board.top_zones])
+    return (
+        float(bounds[:, 0].min()),
+        float(bounds[:, 1].min()),
+        float(bounds[:, 2].max()),
+        float(bounds[:, 3].max()),
+    )
 
 
 def _find_markers_near(
@@ -202,22 +215,28 @@ def _check_artwork(
 
     reference = reference or board_reference(board)
     lens = lens_of(calibration)
-    photo = gray(undistort_image(frame, lens))
-    level = 2
-    up = np.array([[level, 0, 0.5], [0, level, 0.5], [0, 0, 1]])
-    size = (photo.shape[1] // level, photo.shape[0] // level)
-    small = cv2.resize(photo, size, interpolation=cv2.INTER_AREA)
+    photo = undistort_image(gray(frame), lens)
+    # Full resolution, as the calibration was made (a coarser level has its own optimum,
+    # which would read as a few tenths of a millimetre of drift on a still board), but only
+    # on the board's bounding box.
+    full = (photo.shape[1], photo.shape[0])
+    mask_full = predict_mask(reference, calibration.homography, full)
+    x, y, w, h = cv2.boundingRect(mask_full)
+    if w < 32 or h < 32:
+        return DriftResult("unknown", None, "cannot check: the board is not in the image")
+    up = np.array([[1.0, 0, x], [0, 1.0, y], [0, 0, 1]])  # crop px -> image px
     h_level = calibration.homography @ up
-    predicted = cv2.GaussianBlur(predict(reference, h_level, size), (0, 0), 0.6)
+    crop = photo[y : y + h, x : x + w]
+    predicted = cv2.GaussianBlur(predict(reference, h_level, (w, h)), (0, 0), 0.6)
     warp = np.eye(3, dtype=np.float32)
     try:
         correlation, warp = cv2.findTransformECC(
-            normalised(small, 5.0),
-            normalised(predicted, 5.0),
+            normalised(crop, 10.0),
+            normalised(predicted, 10.0),
             warp,
             cv2.MOTION_HOMOGRAPHY,
-            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 25, 1e-5),
-            predict_mask(reference, h_level, size),
+            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 15, 1e-5),
+            np.ascontiguousarray(mask_full[y : y + h, x : x + w]),
             3,
         )
     except cv2.error:

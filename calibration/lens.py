@@ -142,10 +142,24 @@ def undistort_points(pixels: np.ndarray, lens: Lens | None) -> np.ndarray:
     return out.reshape(-1, 2)
 
 
+_MAPS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+
 def undistort_image(image: np.ndarray, lens: Lens | None) -> np.ndarray:
+    """The image as a distortion-free camera with the same camera matrix would see it
+    (remap tables cached per lens and size: the drift check runs this often)."""
     if lens is None:
         return image
-    return cv2.undistort(image, lens.camera_matrix, lens.dist_coeffs, None, lens.camera_matrix)
+    size = (image.shape[1], image.shape[0])
+    key = (size, lens.camera_matrix.tobytes(), np.asarray(lens.dist_coeffs).tobytes())
+    if key not in _MAPS:
+        if len(_MAPS) > 4:
+            _MAPS.clear()
+        _MAPS[key] = cv2.initUndistortRectifyMap(
+            lens.camera_matrix, lens.dist_coeffs, None, lens.camera_matrix, size, cv2.CV_16SC2
+        )
+    map1, map2 = _MAPS[key]
+    return cv2.remap(image, map1, map2, cv2.INTER_LINEAR)
 
 
 # --- the ChArUco sheet ----------------------------------------------------------------

@@ -311,7 +311,7 @@ def calibrate_markerless(
     if lens is not None:
         lens = lens.for_size((width, height))
     reference = reference or board_reference(board)
-    camera_gray = gray(undistort_image(image, lens))
+    camera_gray = undistort_image(gray(image), lens)
     rough, src, dst, kind = rough_view(camera_gray, reference)
     check_view(rough, (board.width_mm, board.height_mm), (width, height))
     homography, correlation = refine_view(camera_gray, reference, rough)
