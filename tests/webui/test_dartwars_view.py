@@ -180,6 +180,9 @@ def test_a_two_player_game_is_played_through_the_tablet(live_url: str) -> None:
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             _start_game(page, live_url)
+            spectator = browser.new_page(viewport={"width": 390, "height": 844})
+            spectator.set_default_timeout(8000)
+            spectator.goto(f"{live_url}/play")
             _first_throws(page)
             _first_turn_by_taps(page)
             rng = random.Random(SEED)
@@ -189,6 +192,7 @@ def test_a_two_player_game_is_played_through_the_tablet(live_url: str) -> None:
             _play_randomly(page, live_url, rng, "over", shots)
             assert shots == {"move", "order_attacks"}
             _check_the_end(page, live_url)
+            _check_the_spectator(spectator, page)
             assert errors == []
         finally:
             browser.close()
@@ -386,6 +390,24 @@ def _check_the_end(page: Any, url: str) -> None:
     assert drawn == len(snap["state"]["magnets"])
     assert page.locator(".dw-moves *").count() == 0
     _shot(page, "7_end")
+
+
+def _check_the_spectator(spectator: Any, tablet: Any) -> None:
+    """A phone without the PIN follows the same game: same magnets, no buttons to press."""
+    spectator.wait_for_selector("#board svg[data-prompt='over']")
+    stacks = [
+        (g.get_attribute("data-zone"), g.get_attribute("data-owner"), g.get_attribute("data-count"))
+        for g in spectator.locator("g.magnets").all()
+    ]
+    assert stacks == [
+        (g.get_attribute("data-zone"), g.get_attribute("data-owner"), g.get_attribute("data-count"))
+        for g in tablet.locator("g.magnets").all()
+    ]
+    assert spectator.locator("#choices button").count() == 0
+    assert spectator.locator(".dw-player").count() == 2
+    box = spectator.locator("#board svg").bounding_box()
+    assert box is not None and box["width"] <= 390
+    _shot(spectator, "9_spectator_phone")
 
 
 # --- the combat questions of a three-player position --------------------------------------

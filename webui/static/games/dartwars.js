@@ -303,6 +303,16 @@
     return g;
   }
 
+  function magnetZoom(svg) {
+    // A magnet should stay at least ~6 screen pixels in radius (a phone shows the metre-wide
+    // map at a third of a pixel per millimetre); never more than twice its size.
+    const box = svg.viewBox && svg.viewBox.baseVal;
+    const width = svg.getBoundingClientRect().width;
+    if (!box || !box.width || !width) return 1;
+    const pxPerMm = width / box.width;
+    return Math.min(2, Math.max(1, 6 / (R * pxPerMm)));
+  }
+
   function drawMagnets(layer, snap) {
     const state = snap.state;
     const g = el("g", { class: "dw-magnets" }, layer);
@@ -311,20 +321,23 @@
     const homes = new Map();
     (state.homelands || []).forEach((zone, p) => { if (zone) homes.set(zone, p); });
     const zones = new Set([...stacks.keys(), ...homes.keys()]);
+    const k = magnetZoom(layer.ownerSVGElement);
     for (const zone of zones) {
       const p = center(zone);
       if (!p) continue;
+      // On a small screen each zone's magnets and flag grow around the zone's centre.
+      const zg = k === 1 ? g : el("g", { transform: `translate(${p[0]},${p[1]}) scale(${k}) translate(${-p[0]},${-p[1]})` }, g);
       const owners = stacks.get(zone) || [];
       const width = owners.length * 2 * R + Math.max(0, owners.length - 1) * GAP;
       const x0 = p[0] - width / 2 + R;
       owners.forEach(([owner, count], i) => {
-        drawStack(g, x0 + i * (2 * R + GAP), p[1], owner, count, snap, zone, tappable.has(zone));
+        drawStack(zg, x0 + i * (2 * R + GAP), p[1], owner, count, snap, zone, tappable.has(zone));
       });
       if (homes.has(zone)) {
         const owner = homes.get(zone);
         const fx = owners.length ? p[0] - width / 2 - 3 : p[0] - 4;
         const fy = p[1] - (owners.length ? R * 0.3 : -8);
-        const flag = drawFlag(g, fx, fy, color(snap, owner), owner);
+        const flag = drawFlag(zg, fx, fy, color(snap, owner), owner);
         flag.setAttribute("data-zone", zone);
         const master = state.master[owner];
         if (master !== null && master !== undefined) {
@@ -636,7 +649,7 @@
         for (const o of options) div.appendChild(actionButton(BOUNCE_LABELS[o.action.cause] || o.action.cause, o.action));
         return true;
       case "order_attacks": {
-        note(div, "Which attack is fought next?");
+        note(div, "Each attacking magnet fights its own combat, one after another.");
         const attacks = (prompt.data || {}).attacks || [];
         const seen = {};
         for (const o of options) {
@@ -799,6 +812,15 @@
     renderAttacks(root, snap);
     renderLegend(root, snap);
   }
+
+  // Turning the tablet changes the map's scale, and with it the size of the magnets.
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      if (Oche.snapshot && Oche.snapshot.game === "dartwars" && !view.sending) refresh();
+    }, 200);
+  });
 
   // Another game on this page: our panel goes.
   document.addEventListener("oche:update", (event) => {
