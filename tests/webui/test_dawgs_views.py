@@ -542,6 +542,7 @@ def _play_a_round(browser: Any, url: str) -> None:
     )
     assert tablet.locator(".plane[data-player='1']").get_attribute("data-front") == "10,2"
     _prompt_says(tablet, "Ann: fire at one enemy plane")
+    assert tablet.locator(".cone.focus").get_attribute("data-player") == "0"
     _shot(tablet, "6_revealed_and_moved")
 
     # Ann fires; the real die shows 5 against Bob's VULN 4: one hit.
@@ -564,3 +565,97 @@ def _play_a_round(browser: Any, url: str) -> None:
     assert "Bob rolls" in log and "Ann rolls 5" in log
     _shot(tablet, "8_round_two")
     _shot(bob, "9_phone_round_two")
+
+
+#: What the tablet drew, read from the page in one go.
+_DRAWN = """() => {
+  const svg = document.querySelector('svg.dawgs-map');
+  const rows = [...document.querySelectorAll('table.dawgs-legend tbody tr')];
+  const waiting = document.querySelector('.dawgs-waiting');
+  return {
+    seq: svg ? svg.dataset.seq : null,
+    planes: [...document.querySelectorAll('svg.dawgs-map .plane')].map(
+      p => [Number(p.dataset.player), p.dataset.front, Number(p.dataset.heading)]),
+    cones: document.querySelectorAll('svg.dawgs-map .cone').length,
+    rows: rows.length,
+    out: rows.filter(r => r.classList.contains('out')).length,
+    revealed: rows.map(r => (r.querySelector('td.cards') || {dataset: {}}).dataset.revealed || null),
+    waiting: waiting ? waiting.dataset.waiting : null,
+    outcome: !document.querySelector('#outcome').hidden,
+  };
+}"""
+
+
+def _expected(engine: Any, state: dict[str, Any]) -> dict[str, Any]:
+    planes = state["planes"]
+    flying = [i for i, p in enumerate(planes) if p["status"] == "flying"]
+    waiting = None
+    if state["phase"] == "place" and not state["queue"]:
+        waiting = ",".join(str(i) for i in flying if planes[i]["chosen"] is None)
+    return {
+        "planes": [
+            [i, ",".join(map(str, planes[i]["front"])), planes[i]["heading"]] for i in flying
+        ],
+        "cones": len(flying),
+        "rows": len(planes),
+        "out": sum(p["status"] == "eliminated" for p in planes),
+        "revealed": [",".join(p["revealed"]) if p["revealed"] else None for p in planes],
+        "waiting": waiting,
+        "outcome": engine.outcome(state) is not None,
+    }
+
+
+@pytest.mark.browser
+def test_the_table_view_follows_a_whole_team_game(live_url: str) -> None:
+    """Six planes in two teams, played by random legal actions to the end: after every
+    action the tablet shows each flying plane where the engine has it, the revealed cards,
+    who is still choosing, the planes that are out, and no script error."""
+    import random
+
+    from playwright.sync_api import sync_playwright
+
+    from rules.dawgs import DawgsOfWar
+
+    options = {"teams": [0, 1, 0, 1, 0, 1]}
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+    engine = DawgsOfWar(options)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            tablet = browser.new_page(viewport={"width": 1280, "height": 800})
+            tablet.set_default_timeout(8000)
+            errors: list[str] = []
+            tablet.on("pageerror", lambda exc: errors.append(str(exc)))
+            tablet.goto(f"{live_url}/play")
+            tablet.fill("#pin", "1234")
+            tablet.click("#login button")
+            tablet.wait_for_selector("#control-badge", state="visible")
+            created = tablet.request.post(
+                f"{live_url}/api/games",
+                data={"game": "dawgs", "players": names, "options": options},
+            )
+            assert created.ok, created.text()
+            state = engine.new_state(names)
+            rng = random.Random(5)
+            shots = {"place": False, "fire": False}
+            while engine.outcome(state) is None:
+                action = engine.random_action(state, rng)
+                state = engine.apply(state, action)
+                answer = tablet.request.post(f"{live_url}/api/action", data={"action": action})
+                assert answer.ok, answer.text()
+                seq = str(answer.json()["log"][-1]["seq"])
+                tablet.wait_for_function(
+                    "s => (document.querySelector('svg.dawgs-map') || {dataset: {}}).dataset.seq === s",
+                    arg=seq,
+                )
+                drawn = tablet.evaluate(_DRAWN)
+                assert drawn.pop("seq") == seq
+                assert drawn == _expected(engine, state), f"after action {seq}: {action}"
+                if state["round"] >= 3 and state["phase"] in shots and not shots[state["phase"]]:
+                    shots[state["phase"]] = True
+                    _shot(tablet, f"10_team_game_{state['phase']}_landscape")
+            assert errors == []
+            assert "won" in tablet.locator("#outcome").inner_text()
+            _shot(tablet, "11_team_game_over")
+        finally:
+            browser.close()

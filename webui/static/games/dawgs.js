@@ -9,7 +9,7 @@
   const S = 40; // one hex, flat side to flat side, in SVG units
   const R = S / Math.sqrt(3); // centre to corner
   const ROW = S * Math.sqrt(3) / 2; // distance between two rows
-  const LEFT = 30; // room for the altitude numbers
+  const LEFT = 32; // room for the altitude numbers
   const TOP = 8;
   const THIN_AIR_ROWS = 3; // the top rows slow planes down (rules/dawgs/data.py)
   const PHASES = {
@@ -141,6 +141,8 @@
       "aria-label": "The side-view map: the ground at the bottom, altitude upwards",
       "data-round": state.round,
       "data-phase": state.phase,
+      // Names the position drawn (the last logged action), so a test can wait for it.
+      "data-seq": snap.log && snap.log.length ? snap.log[snap.log.length - 1].seq : "",
     });
     const grid = el("g", { class: "hexes" }, svg);
     for (let row = -1; row < map.rows; row++) {
@@ -158,28 +160,33 @@
       }
       if (!ground) {
         const [, cy] = centre([0, row], map);
-        const label = el("text", { x: LEFT - 6, y: cy + 4, "text-anchor": "end", "font-size": 12, fill: "#5b636b" }, svg);
+        const label = el("text", { x: LEFT - 5, y: cy + 5, "text-anchor": "end", "font-size": 15, fill: "#5b636b" }, svg);
         label.textContent = String(row + 1);
       }
     }
     const [, groundY] = centre([0, -1], map);
     const g = el("text", {
       x: LEFT + ((map.columns + 0.5) * S) / 2, y: groundY + 5, "text-anchor": "middle",
-      "font-size": 13, fill: "#fff", "font-weight": "bold", "letter-spacing": 2,
+      "font-size": 15, fill: "#fff", "font-weight": "bold", "letter-spacing": 2,
     }, svg);
     g.textContent = "GROUND";
     const [, topY] = centre([0, map.rows - 1], map);
-    const thinLabel = el("text", { x: width - 8, y: topY + 4, "text-anchor": "end", "font-size": 12, fill: "#6d5fa6" }, svg);
+    const thinLabel = el("text", { x: width - 8, y: topY + 5, "text-anchor": "end", "font-size": 15, fill: "#6d5fa6" }, svg);
     thinLabel.textContent = "thin air";
     const alt = el("text", { x: 4, y: TOP + 10, "font-size": 10, fill: "#5b636b" }, svg);
     alt.textContent = "alt";
 
     const planes = state.display.planes;
     const cones = el("g", { class: "cones" }, svg);
+    // While a pilot picks a target or rolls to hit, that pilot's cone stands out.
+    const aiming = ["choose_target", "roll"].includes(snap.prompt.kind) &&
+      ["choose_target", "fire_roll"].includes((snap.prompt.data || {}).purpose || snap.prompt.kind)
+      ? snap.prompt.player : null;
     planes.forEach((shown, i) => {
       if (!shown) return;
-      const mine = options.highlight === i;
-      const g2 = el("g", { class: "cone", "data-player": i }, cones);
+      const mine = aiming === null ? options.highlight === i : aiming === i;
+      const g2 = el("g", { class: mine ? "cone focus" : "cone", "data-player": i }, cones);
+      if (aiming !== null && !mine) g2.setAttribute("opacity", 0.45);
       for (const h of shown.cone) {
         const [cx, cy] = centre(h, map);
         el("polygon", {
@@ -269,7 +276,7 @@
     }, glyph);
     el("circle", { class: "nose", cx: L * 0.93, cy: 0, r: S * 0.07, fill: "#111" }, glyph);
     const label = el("text", {
-      x: fx, y: Math.min(fy, by) - R - 3, "text-anchor": "middle", "font-size": 13, "font-weight": "bold",
+      x: fx, y: Math.min(fy, by) - R - 3, "text-anchor": "middle", "font-size": 15, "font-weight": "bold",
       fill: "#111", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke",
     }, g);
     label.textContent = mine ? `${name(snap, i)} (you)` : name(snap, i);
