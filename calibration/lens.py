@@ -21,7 +21,8 @@ import numpy as np
 
 from calibration.errors import CalibrationError
 
-#: The printed sheet: 9 x 6 squares of 30 mm (fits A4 landscape), markers of 22 mm.
+#: The printed sheet: 9 x 6 squares of 30 mm, markers of 22 mm; with its 8 mm margin it is
+#: 286 x 196 mm, which fits A4 (and US letter) landscape.
 SHEET_SQUARES = (9, 6)
 SHEET_SQUARE_MM = 30.0
 SHEET_MARKER_MM = 22.0
@@ -168,7 +169,7 @@ def charuco_board() -> cv2.aruco.CharucoBoard:
     return cv2.aruco.CharucoBoard(SHEET_SQUARES, SHEET_SQUARE_MM, SHEET_MARKER_MM, dictionary)
 
 
-def sheet_image(dpi: float = 200.0, margin_mm: float = 10.0) -> np.ndarray:
+def sheet_image(dpi: float = 200.0, margin_mm: float = 8.0) -> np.ndarray:
     """The sheet to print (grey, white margin); at ``dpi`` it prints at its true size."""
     px_per_mm = dpi / 25.4
     w_mm = SHEET_SQUARES[0] * SHEET_SQUARE_MM + 2 * margin_mm

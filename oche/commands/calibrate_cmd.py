@@ -58,7 +58,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "calibrate-lens",
         help="measure the camera's lens from photos of a printed ChArUco sheet",
         description=(
-            "Print the sheet with --print-sheet (at 100%%, flat), take 10-20 photos of it at "
+            "Print the sheet with --print-sheet (at 100%, flat), take 10-20 photos of it at "
             "different angles and positions with the camera at the resolution you play at, "
             "then run with --images DIR."
         ),
