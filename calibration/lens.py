@@ -21,9 +21,9 @@ import numpy as np
 
 from calibration.errors import CalibrationError
 
-#: The printed sheet: 9 x 6 squares of 30 mm, markers of 22 mm; with its 8 mm margin it is
-#: 286 x 196 mm, which fits A4 (and US letter) landscape.
-SHEET_SQUARES = (9, 6)
+#: The printed sheet: 8 x 6 squares of 30 mm, markers of 22 mm; with its 8 mm margin it is
+#: 256 x 196 mm, which fits A4 and US letter landscape with printer margins.
+SHEET_SQUARES = (8, 6)
 SHEET_SQUARE_MM = 30.0
 SHEET_MARKER_MM = 22.0
 #: A dictionary no Oche board uses, so a lens sheet is never mistaken for a board.

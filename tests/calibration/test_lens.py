@@ -70,7 +70,7 @@ def test_sheet_file_is_found_in_its_own_image(tmp_path):
     image = cv2.imread(str(path))
     assert image.shape[:2] == sheet_image(100).shape[:2]
     view_ = detect_sheet(image)
-    assert view_ is not None and len(view_.image_points) == 8 * 5  # inner corners
+    assert view_ is not None and len(view_.image_points) == 7 * 5  # inner corners
     with pytest.raises(CalibrationError, match=r"FILE\.png"):
         write_sheet(tmp_path / "sheet.pdf")
 
