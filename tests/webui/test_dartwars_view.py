@@ -20,7 +20,7 @@ from flask import Flask
 from werkzeug.serving import make_server
 
 import boards
-from rules.darts import dart_in_zone
+from rules.darts import dart_at, dart_in_zone
 from rules.dartwars import DartWars
 from rules.dartwars.flow import start_turn
 from rules.dartwars.state import add_magnet, initial_state
@@ -516,6 +516,27 @@ def test_attack_order_target_and_defender_are_big_labelled_buttons(live_url: str
                 "Fight Bob's camp (Bob)",
                 "Fight Cid's camp (Cid)",
             ]
+
+            # Equal darts: the panel says why everybody throws again.
+            cx, cy = TARGET
+            state = engine.apply(state, {"type": "choose_target", "player": 0, "camp": 2})
+            state = engine.apply(state, {"type": "first_thrower", "player": 0, "thrower": 0})
+            for player in (0, 2):
+                state = engine.apply(state, dart_at(BOARD, player, cx + 20, cy))
+            _show(page, engine, state)
+            assert page.locator(".dw-result").inner_text() == (
+                "Both darts equally far, or both off the target: both throw again."
+            )
+            assert page.locator(".dw-throw").all_inner_texts() == [
+                "Ann (attacker): to throw",
+                "Cid (defender): to throw",
+            ]
+            engine = DartWars()
+            state = engine.new_state(["Ann", "Bob", "Cid"])
+            for player in (0, 1, 2):
+                state = engine.apply(state, dart_at(BOARD, player, cx, cy + 5 + 5 * (player == 1)))
+            _show(page, engine, state)
+            assert page.locator(".dw-result").inner_text() == "A tie: Ann and Cid throw again."
 
             # One attacker is enough against Cid alone: the second magnet may attack too or
             # go through. Touching it and then Mexico asks which.

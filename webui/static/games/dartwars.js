@@ -359,16 +359,20 @@
     // or what the last action settled (a combat, the first player).
     const state = snap.state;
     const turn = turnOf(snap);
+    const happened = (kind) => (state.events || []).find((e) => e.event === kind);
     if (state.phase === "order") {
       const order = state.order;
       const rows = order.contenders.map((p, i) => ({ player: p, distance: order.throws[i], thrown: i < order.throws.length }));
-      return { title: "Who starts: the dart nearest the centre", rows, zone: null };
+      const tie = happened("order_tie");
+      const result = tie ? `A tie: ${order.contenders.map((p) => playerName(snap, p)).join(" and ")} throw again.` : null;
+      return { title: "Who starts: the dart nearest the centre", rows, zone: null, result };
     }
     if (turn && turn.stage === "combat" && turn.combat && turn.combat.defender !== null) {
       const c = turn.combat;
       const fighters = c.throwers.length ? c.throwers : [turn.player, c.defender_player];
       const rows = fighters.map((p, i) => ({ player: p, distance: c.throws[i], thrown: i < c.throws.length, role: p === turn.player ? "attacker" : "defender" }));
-      return { title: `Combat in ${zoneName(c.zone)}`, rows, zone: c.zone, combat: c };
+      const again = happened("combat_again") ? "Both darts equally far, or both off the target: both throw again." : null;
+      return { title: `Combat in ${zoneName(c.zone)}`, rows, zone: c.zone, combat: c, result: again };
     }
     const settled = [...(state.events || [])].reverse().find((e) => e.throws && (e.event === "combat" || e.event === "first_player" || e.event === "order_tie"));
     if (settled) {
@@ -635,7 +639,7 @@
         note(div, target ? "Tap the target on the map where the dart stuck, or:" : "Tap the map where the dart stuck, or:");
         for (const o of options) {
           const primary = o.action.type === "stop";
-          div.appendChild(actionButton(throwLabel(o.action), o.action, { secondary: !primary, cls: primary ? "dw-stop" : "dw-throw" }));
+          div.appendChild(actionButton(throwLabel(o.action), o.action, { secondary: !primary, cls: primary ? "dw-stop" : "dw-throw-button" }));
         }
         fellButtons(div, snap);
         return true;
