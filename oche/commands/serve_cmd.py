@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import boards
+from oche.config import add_config_argument, load_config
 from oche.errors import UserError
 from oche.store import Store
 from oche.table import Table
+from oche.watchdog import notify_ready, notify_stopping
 
 DEMO_GAMES = {"dartwars": "dartwars", "groundround": "groundround"}
 
@@ -37,15 +39,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     demo.set_defaults(func=run_demo)
 
-    serve = subparsers.add_parser("serve", help="the table with a real camera")
-    serve.add_argument(
-        "--camera", default="picamera2", help='"picamera2", a USB index ("0") or a stream URL'
+    serve = subparsers.add_parser(
+        "serve", help="the table with a real camera (settings from the configuration file)"
     )
-    serve.add_argument("--board", default="dartwars", help="built-in board id or board file")
+    add_config_argument(serve)
+    serve.add_argument("--camera", help='"picamera2", a USB index ("0"), a stream URL, or "sim"')
+    serve.add_argument("--board", help="built-in board id or board file")
     serve.add_argument(
         "--calibration", type=Path, help="calibration file (default: in the data directory)"
     )
-    _server_arguments(serve, default_port=8000)
+    _server_arguments(serve, default_port=None)
     serve.add_argument("--run-seconds", type=float, default=None, help=argparse.SUPPRESS)
     serve.set_defaults(func=run_serve)
 
@@ -141,12 +144,27 @@ def run_serve(args: argparse.Namespace) -> int:
     from calibration.model import CalibrationFileError
     from calibration.model import load as load_calibration
     from oche.pipeline import CameraPipeline
+    from oche.watchdog import Watchdog
     from vision.sources import open_source
 
+    config = load_config(args.config)
+    for warning in config.warnings:
+        print(f"note: {warning}")
     _check_pin(args.pin)
-    board = boards.load(args.board)
-    data_dir = _data_dir(args)
-    calibration_path = args.calibration or data_dir / f"calibration-{board.id}.json"
+    board = boards.load(args.board or config.board.id)
+    data_dir = args.data_dir or config.data.dir
+    if args.board and not args.calibration:
+        calibration_path = data_dir / f"calibration-{board.id}.json"
+    else:
+        calibration_path = args.calibration or config.calibration_file
+    args.host = args.host or config.server.host
+    args.port = args.port or config.server.port
+    args.pin = args.pin or config.server.pin
+    spec = args.camera or config.camera.source
+    if spec == "sim":
+        args.board, args.seed, args.data_dir = board.id, 1, data_dir
+        args.players = "Ann,Bob"
+        return run_demo(args)
     calibration = None
     if calibration_path.exists():
         calibration = load_calibration(calibration_path)
@@ -158,9 +176,26 @@ def run_serve(args: argparse.Namespace) -> int:
     else:
         print(f"No calibration yet ({calibration_path}): open the Calibrate page on the tablet.")
     table = Table(Store(data_dir / "oche.sqlite3"))
-    source = open_source(args.camera)
-    pipeline = CameraPipeline(source, board, calibration, table, calibration_path=calibration_path)
-    return _serve(args, table, pipeline, demo=False)
+    source = open_source(
+        spec, size=config.camera.size, fps=config.camera.fps, settle_s=config.camera.settle_seconds
+    )
+    # systemd restarts the service when the camera pipeline stops beating (a hung camera);
+    # a camera that is reconnecting on its own is not hung.
+    watchdog = Watchdog(
+        excused=lambda: getattr(source.status, "state", "") == "reconnecting"
+    ).start()
+    pipeline = CameraPipeline(
+        source,
+        board,
+        calibration,
+        table,
+        calibration_path=calibration_path,
+        heartbeat=watchdog.beat,
+    )
+    try:
+        return _serve(args, table, pipeline, demo=False)
+    finally:
+        watchdog.stop()
 
 
 def _serve(args: argparse.Namespace, table: Table, pipeline: Any, demo: bool) -> int:
@@ -177,6 +212,7 @@ def _serve(args: argparse.Namespace, table: Table, pipeline: Any, demo: bool) ->
         ) from None
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     pipeline.start()
+    notify_ready(f"web UI on port {server.server_port}")
     pin = table.store.setting("pin")
     host = socket.gethostname()
     print(
@@ -191,6 +227,7 @@ def _serve(args: argparse.Namespace, table: Table, pipeline: Any, demo: bool) ->
     except KeyboardInterrupt:
         print("stopping", file=sys.stderr)
     finally:
+        notify_stopping()
         table.hub.close()
         pipeline.stop()
         server.server_close()

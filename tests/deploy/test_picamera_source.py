@@ -102,11 +102,6 @@ def test_without_picamera2_the_error_says_how_to_install_it(
         PiCameraSource(sleep=lambda s: None)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vision/sources/picam.py lets the driver's RuntimeError escape from __iter__ and "
-    "leaves status 'live'; it should set status failed/reconnecting with a plain message",
-)
 def test_a_capture_failure_is_reported_clearly(picamera2: ModuleType) -> None:
     world = picamera2.reset()
     source = PiCameraSource(size=(320, 240), lores_size=(160, 120), settle_s=0.2, sleep=world.sleep)
@@ -122,11 +117,6 @@ def test_a_capture_failure_is_reported_clearly(picamera2: ModuleType) -> None:
     assert "Pi camera" in message and "Camera frontend has timed out!" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vision/sources/picam.py: Picamera2() raises IndexError when no camera is connected; "
-    "it should become a UserError that says to check the ribbon cable",
-)
 def test_no_camera_connected_is_explained(picamera2: ModuleType) -> None:
     world = picamera2.reset(cameras=0)
     with pytest.raises(UserError, match="camera"):

@@ -385,7 +385,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     # The third Flag: Ann holds all three and the game ends.
     ann.dart("hex6")
     page.wait_for_selector("#outcome", state="visible")
-    assert page.locator("#outcome").inner_text() == "Ann won: all-flags"
+    assert page.locator("#outcome").inner_text() == "Ann won. Ann holds every Flag and wins"
     assert {ann.owner(f) for f in ("hex2", "hex4", "hex6")} == {"0"}
     assert page.locator("g.attack").count() == 0
     ann.shot("8_game_over")

@@ -117,6 +117,8 @@ async function onBoardTap(event) {
     render(data);
     return;
   }
+  const renderer = Oche.games[snap.game];
+  if (renderer && renderer.tap && renderer.tap(zoneEl ? zoneEl.dataset.zone : null, boardPoint(svg, event), snap)) return;
   const candidates = (snap.prompt.data && snap.prompt.data.candidates) || null;
   if (snap.prompt.kind === "choose_zone" && zoneEl && candidates && candidates.includes(zoneEl.dataset.zone)) {
     const action = snap.prompt_options.find((o) => o.action.zone === zoneEl.dataset.zone);
@@ -146,15 +148,20 @@ function describeDart(action) {
   return action.zone ? zoneName(action.zone) : "off the board";
 }
 
+const DART_TYPES = ["dart", "miss", "bounceout"];
+
 function dartsThisTurn(snap) {
-  // The darts since the thrower last changed: what the tablet shows as "this turn".
+  // The latest thrower's darts, back to the first dart thrown by someone else: what the
+  // tablet shows as "this turn" (another player's answer mid-turn does not end it).
   const darts = [];
-  const current = snap.prompt.player;
+  let thrower = null;
   for (let i = snap.log.length - 1; i >= 0; i--) {
     const entry = snap.log[i];
     const a = entry.action;
-    if (a.player !== undefined && a.player !== current) break;
-    if (["dart", "miss", "bounceout"].includes(a.type)) darts.unshift(entry);
+    if (!DART_TYPES.includes(a.type)) continue;
+    if (thrower === null) thrower = a.player;
+    if (a.player !== thrower) break;
+    darts.unshift(entry);
     if (darts.length >= 9) break;
   }
   return darts;
@@ -233,7 +240,11 @@ function renderLog(snap) {
     const li = document.createElement("li");
     li.textContent = describeDart(entry.action);
     if (control() && entry.action.type === "dart" && snap.board) {
-      li.appendChild(button("Move", () => { Oche.correcting = entry.seq; flash("Tap the zone where this dart really is."); }, "secondary"));
+      li.appendChild(button(Oche.correcting === entry.seq ? "Cancel move" : "Move", () => {
+        Oche.correcting = Oche.correcting === entry.seq ? null : entry.seq;
+        if (Oche.correcting !== null) flash("Tap the zone where this dart really is.");
+        render(Oche.snapshot);
+      }, "secondary"));
       li.appendChild(button("Delete", async () => render(await post("/api/correct", { seq: entry.seq, delete: true })), "secondary"));
     }
     darts.appendChild(li);
@@ -254,7 +265,9 @@ function renderOutcome(snap) {
   const box = $("#outcome");
   if (!snap.outcome) { box.hidden = true; return; }
   const names = snap.outcome.winners.map((i) => playerName(snap, i)).join(" and ");
-  box.textContent = snap.outcome.draw ? `Draw: ${snap.outcome.reason}` : `${names} won: ${snap.outcome.reason}`;
+  // The engine's own sentence ("Ann holds every Flag and wins") reads better than its code.
+  const sentence = snap.prompt.text || snap.outcome.reason;
+  box.textContent = snap.outcome.draw ? `Draw: ${sentence}` : `${names} won. ${sentence}`;
   box.hidden = false;
 }
 
@@ -284,12 +297,13 @@ async function render(snap) {
     return;
   }
   await loadGameScript(snap.game);
-  for (const el of document.querySelectorAll(".dart-only")) el.hidden = !snap.board;
+  for (const el of document.querySelectorAll(".dart-only")) el.hidden = !snap.board || !control();
+  $("#undo").hidden = !control();
   await loadBoard(snap.board);
   const renderer = Oche.games[snap.game];
   if (!snap.board && renderer && renderer.board) renderer.board($("#board"), snap);
   $("#board-hint").textContent = snap.board
-    ? (Oche.manual ? "Tap where the dart is: it is added directly." : "Tap the board to throw a dart (demo) or add one the camera missed.")
+    ? Oche.correcting !== null ? "Moving a dart: tap the zone where it really is." : (Oche.manual ? "Tap where the dart is: it is added directly." : "Tap the board to throw a dart (demo) or add one the camera missed.")
     : "";
   renderPrompt(snap);
   renderLog(snap);
