@@ -672,6 +672,12 @@
         handRow.className = "hand";
         for (const card of hand) handRow.appendChild(cardChip(card));
         root.appendChild(handRow);
+        const help = document.createElement("p");
+        help.className = "hint card-help";
+        const special = hand.find((c) => !/^[0-9]+$/.test(c) && !CARD_LABELS[c]);
+        help.textContent = "A rotate card turns your plane by the number card, 30° a step, about its nose." +
+          (special && specials && specials[special] ? ` ${specials[special].title}: ${specials[special].text}` : "");
+        root.appendChild(help);
         const grid = document.createElement("div");
         grid.className = "pairs";
         pairs.forEach((option, index) => {
