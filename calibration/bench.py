@@ -22,7 +22,7 @@ from calibration.markerless import calibrate_markerless
 from calibration.markers import calibrate_from_markers
 from calibration.synthetic import Case, board_error_mm, tap_points, true_lens, view
 
-BOARDS = ("groundround", "classic")
+BOARDS = ("groundround", "classic", "dartwars")
 
 
 def random_cases(rng: np.random.Generator, count: int, markers: bool = True) -> list[Case]:

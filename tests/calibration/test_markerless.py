@@ -17,6 +17,7 @@ CASES = [
     Case("groundround", 30, 300, 0, 0.0, noise=3, light=0.4, jpeg=85, seed=21, markers=False),
     Case("groundround", 55, 30, 5, -0.3, noise=3, light=0.5, jpeg=80, seed=22, markers=False),
     Case("classic", 50, 135, -5, -0.15, noise=3, light=0.4, jpeg=80, seed=23, markers=False),
+    Case("dartwars", 50, 210, 8, -0.25, noise=3, light=0.4, jpeg=85, seed=25, markers=False),
 ]
 
 

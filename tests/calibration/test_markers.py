@@ -19,6 +19,7 @@ CASES = [
     Case("groundround", 55, 200, -10, -0.2, noise=4, light=0.3, jpeg=75, seed=4),
     Case("classic", 45, 90, 0, -0.3, noise=3, light=0.5, jpeg=80, seed=5),
     Case("classic", 55, 270, 15, 0.0, noise=3, light=0.4, jpeg=85, seed=6),
+    Case("dartwars", 50, 150, -5, -0.25, noise=3, light=0.4, jpeg=80, seed=7),
 ]
 
 
