@@ -239,7 +239,18 @@ def correct():
         zone = str(body["zone"])
         if session_.board is None or zone not in session_.board.zones:
             return error(f"no zone {zone!r} on this board")
-        replacement = {**original, "zone": zone, "candidates": [zone], "on_line": False}
+        # The dart is where the player tapped (or nowhere known): never left at the old spot.
+        x, y = body.get("x_mm"), body.get("y_mm")
+        known = isinstance(x, int | float) and isinstance(y, int | float)
+        replacement = {
+            **original,
+            "zone": zone,
+            "candidates": [zone],
+            "on_line": False,
+            "subzones": [],
+            "x_mm": float(x) if known else None,
+            "y_mm": float(y) if known else None,
+        }
     elif isinstance(body.get("action"), dict):
         replacement = body["action"]
     else:

@@ -261,7 +261,7 @@ class DartWars(Game):
             owed = turn.owed_attacks(self.info, state, self.options)
             text = f"{name(state, p)}: move magnets into the zones you hit"
             if owed:
-                text += f"; you must attack {', '.join(owed)}"
+                text += f"; you must attack {', '.join(self._zone_name(z) for z in owed)}"
             return Prompt(
                 p,
                 "move",
@@ -274,8 +274,8 @@ class DartWars(Game):
         c = t["combat"]
         texts = {
             "order_attacks": f"{name(state, p)}: which attack is fought next?",
-            "choose_target": f"{name(state, p)}: which camp do you attack in {c and c['zone']}?",
-            "choose_defender": f"{name(state, who)}: which of your camp defends {c and c['zone']}?",
+            "choose_target": f"{name(state, p)}: which camp do you attack in {c and self._zone_name(c['zone'])}?",
+            "choose_defender": f"{name(state, who)}: which of your camp defends {c and self._zone_name(c['zone'])}?",
             "who_throws_first": f"{name(state, p)}: who throws first at the target?",
             "combat_throw": f"{name(state, who)}: throw a dart at the target",
         }
@@ -420,8 +420,26 @@ class DartWars(Game):
         who = name(state, action.get("player"))
         kind = action.get("type")
         if kind == "dart":
-            return f"{who} hits {action.get('zone') or 'no zone'}"
+            if action.get("on_line") and len(action.get("candidates") or []) > 1:
+                return f"{who}'s dart is on the line between {self._names(action['candidates'])}"
+            zone = action.get("zone")
+            return f"{who} hits {self._zone_name(zone)}" if zone else f"{who} hits no zone"
         if kind == "move":
             verb = "attacks" if action.get("attack") else "moves"
-            return f"{who} {verb} from {action.get('from')} to {action.get('to')}"
-        return f"{who}: {kind}"
+            return f"{who} {verb} from {self._zone_name(action.get('from'))} to {self._zone_name(action.get('to'))}"
+        words = {
+            "miss": "misses the board",
+            "bounceout": "'s dart falls out",
+            "stop": "stops throwing",
+            "end_moves": "ends the moves",
+            "choose_zone": f"takes {self._zone_name(action.get('zone'))}",
+        }
+        text = words.get(str(kind), str(kind).replace("_", " "))
+        return f"{who}{text}" if text.startswith("'") else f"{who} {text}"
+
+    def _zone_name(self, zone_id: Any) -> str:
+        zone = self.board.zones.get(zone_id) if isinstance(zone_id, str) else None
+        return zone.name if zone is not None else str(zone_id)
+
+    def _names(self, zone_ids: list[str]) -> str:
+        return " and ".join(self._zone_name(z) for z in zone_ids)

@@ -73,20 +73,13 @@ def describe(state: State, action: dict[str, Any]) -> str | None:
     lines = {
         "choose_cards": f"{who} chooses two cards",
         "roll": f"{who} rolls {action.get('value')}",
-        "draw_special": f"{who} draws a special ability card" + _deck_place(state, action),
+        # No deck position in the log: the deck's order is known, so a position names the card.
+        "draw_special": f"{who} draws a special ability card",
         "choose_side": f"{who}'s team starts on the {action.get('side')}",
         "fire": f"{who} fires at {name(action.get('target'))}",
         "hold_fire": f"{who} holds fire",
     }
     return lines.get(action.get("type"))
-
-
-def _deck_place(state: State, action: dict[str, Any]) -> str:
-    """Which face-down card was taken (tells nothing about it, but tells buttons apart)."""
-    index = action.get("index")
-    if "card" in action or not isinstance(index, int) or isinstance(index, bool):
-        return ""
-    return f" (card {index + 1} of {len(state['deck'])})"
 
 
 #: Fields of an action that only the acting pilot may see.

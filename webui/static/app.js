@@ -112,7 +112,8 @@ async function onBoardTap(event) {
   if (Oche.correcting !== null && zoneEl) {
     const seq = Oche.correcting;
     Oche.correcting = null;
-    const data = await post("/api/correct", { seq, zone: zoneEl.dataset.zone });
+    const p = boardPoint(svg, event);
+    const data = await post("/api/correct", { seq, zone: zoneEl.dataset.zone, x_mm: p.x, y_mm: p.y });
     if (data.dropped && data.dropped.length) flash(`Also undone: ${data.dropped.join("; ")}`);
     render(data);
     return;
@@ -129,7 +130,9 @@ async function onBoardTap(event) {
     return;
   }
   const p = boardPoint(svg, event);
-  const data = await post("/api/dart", { x_mm: p.x, y_mm: p.y, manual: Oche.manual });
+  // A finger is not a point: half a screen pixel of uncertainty, in board mm.
+  const mmPerPixel = svg.viewBox.baseVal.width / svg.getBoundingClientRect().width;
+  const data = await post("/api/dart", { x_mm: p.x, y_mm: p.y, sigma_mm: mmPerPixel / 2, manual: Oche.manual });
   if (data.thrown) flash("Dart thrown: the camera is looking…");
   else render(data);
 }
