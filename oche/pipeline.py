@@ -59,6 +59,8 @@ class CameraPipeline:
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self._stop = threading.Event()
         self.settled_at: float | None = None  # perf_counter of the frame a dart settled in
+        self.lens_views: list[tuple[str, np.ndarray]] = []
+        self.lens: Any = None  # calibration.lens.Lens once measured
 
     # --- running ------------------------------------------------------------------------
     def start(self) -> None:
@@ -164,6 +166,16 @@ class CameraPipeline:
                 else "none: calibrate on this page"
             ),
             "markers": self.markers,
+            "lens": (
+                f"measured, {self.lens.rms_px:.2f} px"
+                if self.lens is not None
+                else (
+                    "from the calibration file"
+                    if self.calibration and self.calibration.has_lens
+                    else "not measured"
+                )
+            ),
+            "lens_views": len(self.lens_views),
             "last_error": self.last_error
             or (
                 source_status.message if source_status and source_status.state == "failed" else None
@@ -202,11 +214,12 @@ class CameraPipeline:
             frame = self.latest
         if frame is None:
             raise ValueError("no camera picture yet: wait for the camera")
+        lens = self.lens or self._lens_of_calibration()
         if method == "markers":
-            result = calibrate_from_markers(self.board, frame.image)
+            result = calibrate_from_markers(self.board, frame.image, lens)
         elif method == "points":
             taps = parse_points(points or [], self.board, "tapped points")
-            result = calibrate_from_points(self.board, frame.size, taps)
+            result = calibrate_from_points(self.board, frame.size, taps, lens)
         else:
             raise ValueError(f"unknown calibration method {method!r}: use markers or points")
         result.require_quality()
@@ -220,12 +233,68 @@ class CameraPipeline:
             "report": result.report.to_json(),
         }
 
+    def _lens_of_calibration(self) -> Any:
+        """The lens the current calibration was made with, so recalibrating keeps it."""
+        from calibration.lens import Lens
+
+        cal = self.calibration
+        if cal is None or not cal.has_lens:
+            return None
+        return Lens(cal.image_size, cal.camera_matrix, cal.dist_coeffs)
+
     def use_calibration(self, calibration: Calibration) -> None:
         with self._lock:
             self.calibration = calibration
             self.detector = Detector(self.board, calibration)
         if self.calibration_path is not None:
             save_calibration(calibration, self.calibration_path)
+
+    # --- lens calibration from the tablet -----------------------------------------------------
+    def capture_lens_view(self) -> dict[str, Any]:
+        """Keep the latest picture if it shows the printed ChArUco sheet well enough."""
+        from calibration.lens import detect_sheet
+
+        with self._lock:
+            frame = self.latest
+        if frame is None:
+            raise ValueError("no camera picture yet: wait for the camera")
+        view = detect_sheet(frame.image, frame.name)
+        if view is None:
+            raise ValueError(
+                "the ChArUco sheet is not visible enough: hold it flat, fully in the picture, "
+                "and try again (print it with `oche calibrate-lens --print-sheet sheet.png`)"
+            )
+        self.lens_views.append((frame.name, frame.image.copy()))
+        return {
+            "views": len(self.lens_views),
+            "message": f"Picture {len(self.lens_views)} kept ({len(view.image_points)} corners).",
+        }
+
+    def compute_lens(self) -> dict[str, Any]:
+        """Lens intrinsics from the kept pictures, then a marker calibration that uses them."""
+        from calibration.lens import calibrate_lens
+        from calibration.markers import calibrate_from_markers
+
+        if len(self.lens_views) < 4:
+            raise ValueError(
+                f"{len(self.lens_views)} picture(s) kept: take at least 4, the sheet at different angles"
+            )
+        lens, notes = calibrate_lens(self.lens_views)
+        self.lens = lens
+        self.lens_views = []
+        message = (
+            f"Lens measured: {lens.rms_px:.2f} px reprojection error over {lens.views} pictures."
+        )
+        with self._lock:
+            frame = self.latest
+        if frame is not None:
+            result = calibrate_from_markers(self.board, frame.image, lens)
+            if result.acceptable:
+                self.use_calibration(result.calibration)
+                message += f" Recalibrated from the markers: RMS {result.report.rms_mm:.2f} mm."
+            else:
+                message += " Now calibrate again (the old calibration did not know the lens)."
+        return {"message": message, "notes": notes}
 
     # --- the demo's simulated throws ----------------------------------------------------------
     def throw_at(self, x_mm: float, y_mm: float, scatter_mm: float = 0.0) -> dict[str, Any] | None:

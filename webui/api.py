@@ -361,7 +361,12 @@ def calibrate():
     if cam is None:
         return error("no camera in this mode", 404)
     body = json_body()
-    return jsonify(cam.calibrate(str(body.get("method", "markers")), body.get("points")))
+    method = str(body.get("method", "markers"))
+    if method == "lens_view":
+        return jsonify(cam.capture_lens_view())
+    if method == "lens":
+        return jsonify(cam.compute_lens())
+    return jsonify(cam.calibrate(method, body.get("points")))
 
 
 @bp.post("/computer")

@@ -458,7 +458,12 @@ function setupCalibrate() {
     const data = await fetch("/api/status").then((r) => r.json());
     info.innerHTML = "";
     const cam = data.camera || {};
-    for (const [k, v] of [["Calibration", cam.calibration || "none"], ["Markers", cam.markers || "unknown"]]) {
+    const rows = [
+      ["Calibration", cam.calibration || "none"],
+      ["Markers", cam.markers || "not checked yet"],
+      ["Lens", `${cam.lens || "not measured"}${cam.lens_views ? ` (${cam.lens_views} pictures kept)` : ""}`],
+    ];
+    for (const [k, v] of rows) {
       const dt = document.createElement("dt"); dt.textContent = k;
       const dd = document.createElement("dd"); dd.textContent = v;
       info.append(dt, dd);
@@ -469,6 +474,14 @@ function setupCalibrate() {
     const data = await post("/api/calibrate", { method: "markers" });
     flash(data.message || "Calibrated.");
     refresh(); showInfo();
+  });
+  $("#lens-view").addEventListener("click", async () => {
+    const data = await post("/api/calibrate", { method: "lens_view" });
+    flash(data.message); showInfo();
+  });
+  $("#lens-compute").addEventListener("click", async () => {
+    const data = await post("/api/calibrate", { method: "lens" });
+    flash(data.message); refresh(); showInfo();
   });
   // Manual: pair taps on the picture with taps on the board drawing.
   const points = [];

@@ -1,0 +1,70 @@
+"""The camera pipeline end to end: simulated camera -> detector -> rules -> log, as in the demo."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+import boards
+from calibration.model import from_camera
+from oche.pipeline import CameraPipeline
+from oche.store import Store
+from oche.table import Table
+from vision.sim.live import LiveSimSource
+from webui import create_app
+
+
+def _wait(condition, seconds: float = 30.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture
+def table_with_camera(tmp_path: Path):
+    board = boards.load("groundround")
+    table = Table(Store(tmp_path / "oche.sqlite3"))
+    table.new_game("groundround", ["Ann", "Bob"])
+    source = LiveSimSource(board, seed=3, realtime=False)
+    pipeline = CameraPipeline(source, board, from_camera(source.camera, board.id), table)
+    pipeline.start()
+    assert _wait(lambda: pipeline.detector is not None and pipeline.detector.state == "still")
+    yield table, source, pipeline
+    pipeline.stop()
+
+
+def test_a_thrown_dart_is_seen_scored_and_kept_with_its_picture(table_with_camera) -> None:
+    table, source, pipeline = table_with_camera
+    target = table.session.board.zone("hex5").centroid
+    source.throw_at(*target)
+    assert _wait(lambda: len(table.session.entries) == 1), pipeline.status()
+    entry = table.session.entries[0]
+    assert entry.source == "camera"
+    assert entry.action["type"] == "dart" and entry.action["zone"] == "hex5"
+    assert abs(entry.action["x_mm"] - target[0]) < 3 and abs(entry.action["y_mm"] - target[1]) < 3
+    info, crop = table.store.detection(1)
+    assert info["event"] == "dart" and crop is not None and crop.startswith(b"\x89PNG")
+
+
+def test_status_snapshot_and_tablet_calibration(table_with_camera) -> None:
+    table, _source, pipeline = table_with_camera
+    app = create_app({"PIN": "1234", "TESTING": True}, table=table, camera=pipeline)
+    client = app.test_client()
+    status = client.get("/api/status").json["camera"]
+    assert status["state"] == "live" and status["detector"] == "still"
+    picture = client.get("/api/camera/snapshot.jpg?overlay=1")
+    assert picture.status_code == 200 and picture.data[:2] == b"\xff\xd8"
+    client.post("/api/login", json={"pin": "1234"})
+    calibrated = client.post("/api/calibrate", json={"method": "markers"})
+    assert calibrated.status_code == 200, calibrated.json
+    assert calibrated.json["report"]["rms_mm"] < 1.0
+    assert "8 of 8" in client.get("/api/status").json["camera"]["markers"]
+    no_sheet = client.post("/api/calibrate", json={"method": "lens_view"})
+    assert no_sheet.status_code == 400 and "ChArUco" in no_sheet.json["error"]
+    too_few = client.post("/api/calibrate", json={"method": "lens"})
+    assert too_few.status_code == 400 and "at least 4" in too_few.json["error"]
