@@ -165,11 +165,28 @@ def _match(
     return np.array(src, dtype=np.float64).reshape(-1, 2), np.array(dst).reshape(-1, 2)
 
 
+def _plausible(h: np.ndarray | None, reference: Reference, image_size: tuple[int, int]) -> bool:
+    """False for the degenerate models (the board squashed onto a line, mirrored, folded)
+    that random matches sometimes support."""
+    if h is None:
+        return False
+    board_size = (
+        reference.image.shape[1] / ART_PX_PER_MM,
+        reference.image.shape[0] / ART_PX_PER_MM,
+    )
+    try:
+        check_view(h, board_size, image_size)
+    except CalibrationError:
+        return False
+    return True
+
+
 def rough_view(
     camera_gray: np.ndarray, reference: Reference
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
     """(homography camera px -> board mm, matched camera px, matched board mm, feature kind)."""
     best: tuple = (0, None, np.empty((0, 2)), np.empty((0, 2)), "")
+    image_size = (camera_gray.shape[1], camera_gray.shape[0])
     for kind in ("sift", "orb"):
         try:
             src, dst = _match(camera_gray, reference, kind)
@@ -177,10 +194,13 @@ def rough_view(
             continue
         if len(src) < MIN_MATCHES:
             continue
-        h, mask = cv2.findHomography(src, dst, cv2.USAC_MAGSAC, 3.0, maxIters=10000)
-        count = 0 if mask is None else int(mask.sum())
-        if h is not None and count > best[0]:
-            best = (count, h / h[2, 2], src, dst, kind)
+        for method in (cv2.USAC_MAGSAC, cv2.RANSAC):
+            h, mask = cv2.findHomography(src, dst, method, 3.0, maxIters=10000)
+            count = 0 if mask is None else int(mask.sum())
+            if _plausible(h, reference, image_size):
+                if count > best[0]:
+                    best = (count, h / h[2, 2], src, dst, kind)
+                break
         if best[0] >= 2 * MIN_MATCHES:
             break
     count, h, src, dst, kind = best
