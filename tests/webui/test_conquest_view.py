@@ -2,53 +2,16 @@
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
 
 from rules.conquest import Conquest
-from webui import create_app
 
-SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _make_app(data_dir: Path) -> Flask:
-    app = create_app(
-        {"DATA_DIR": str(data_dir), "PIN": "1234", "TESTING": True, "SSE_HEARTBEAT_S": 0.5}
-    )
-    if "games_api" not in app.blueprints:  # until create_app registers it itself
-        from webui import games_api
-
-        app.register_blueprint(games_api.bp)
-    return app
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return _make_app(tmp_path)
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    client = app.test_client()
-    assert client.post("/api/login", json={"pin": "1234"}).status_code == 200
-    return client
+SCREENSHOT_PREFIX = "conquest"
 
 
 def _start(client: FlaskClient, **options: Any) -> dict[str, Any]:
@@ -146,18 +109,6 @@ def test_before_the_first_player_is_chosen_no_die_moves(client: FlaskClient) -> 
 
 
 # --- the browser -------------------------------------------------------------------------
-@pytest.fixture
-def live_url(tmp_path: Path) -> Iterator[str]:
-    app = _make_app(tmp_path)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    app.extensions["oche"]["table"].hub.close()
-    server.shutdown()
-    thread.join(timeout=5)
-
-
 def _wait_position(page: Any, old: str) -> None:
     page.wait_for_function(
         "old => { const s = document.querySelector('svg.conquest-board');"
@@ -174,11 +125,6 @@ def _tap(page: Any, selector: str) -> None:
     page.locator(selector).first.click()
 
 
-def _shot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"conquest_{name}.png"), full_page=True)
-
-
 def _two_way_target(engine: Conquest, state: dict[str, Any]) -> tuple[list[int], list[int]]:
     """A die of the player to move and a square it can reach by two paths (test planning)."""
     for die in state["dice"]:
@@ -191,31 +137,18 @@ def _two_way_target(engine: Conquest, state: dict[str, Any]) -> tuple[list[int],
 
 
 @pytest.mark.browser
-def test_a_game_is_played_by_touching_dice_and_destinations(live_url: str) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            _play_through_the_ui(browser, live_url)
-        finally:
-            browser.close()
-
-
-def _play_through_the_ui(browser: Any, url: str) -> None:
-    tablet = browser.new_page(viewport={"width": 800, "height": 1280})
-    tablet.set_default_timeout(8000)
-    tablet.goto(f"{url}/play")
-    tablet.fill("#pin", "1234")
-    tablet.click("#login button")
-    tablet.wait_for_selector("#control-badge", state="visible")
-    created = tablet.request.post(
-        f"{url}/api/games", data={"game": "conquest", "players": ["Ann", "Bob"]}
-    )
-    assert created.ok, created.text()
-    spectator = browser.new_page(viewport={"width": 390, "height": 844})
-    spectator.set_default_timeout(8000)
-    spectator.goto(f"{url}/play")
+def test_a_game_is_played_by_touching_dice_and_destinations(
+    live_url: str,
+    new_page: Callable[..., Any],
+    login: Callable[..., None],
+    start_game: Callable[..., dict[str, Any]],
+    shot: Callable[[Any, str], None],
+) -> None:
+    tablet = new_page(800, 1280)
+    login(tablet)
+    start_game(tablet, "conquest", ["Ann", "Bob"])
+    spectator = new_page(390, 844)
+    spectator.goto(f"{live_url}/play")
 
     # Who starts is the generic prompt's two buttons.
     tablet.get_by_role("button", name="Ann moves first").click()
@@ -231,7 +164,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     # The SVG fits the portrait tablet's width.
     box = board.bounding_box()
     assert box is not None and box["width"] <= 800 and box["height"] > 600
-    _shot(tablet, "1_start_tablet_portrait")
+    shot(tablet, "1_start_tablet_portrait")
 
     # Ann touches the 2 on c1: three destinations, each showing the face it will have.
     _tap(tablet, ".dice .die[data-square='2,0']")
@@ -242,7 +175,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     }
     assert tops == {"1,1": "1", "2,2": "5", "3,1": "6"}
     assert tablet.locator(".dest .die.ghost[data-top='5']").count() == 1
-    _shot(tablet, "2_die_touched")
+    shot(tablet, "2_die_touched")
     old = _position(tablet)
     _tap(tablet, ".dest[data-square='2,2']")
     _wait_position(tablet, old)
@@ -263,8 +196,8 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     assert tablet.locator(".dice .die[data-square='2,2']").get_attribute("data-owner") == "1"
     spectator.wait_for_selector(".tray[data-player='1'] .die.captured")
     assert spectator.locator(".die.movable").count() == 0  # spectators cannot move
-    _shot(tablet, "3_capture")
-    _shot(spectator, "4_spectator_phone")
+    shot(tablet, "3_capture")
+    shot(spectator, "4_spectator_phone")
 
     # Ann steps her key forward one square.
     _tap(tablet, ".dice .die[data-square='4,0']")
@@ -275,7 +208,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     assert tablet.locator(".dice .die[data-square='4,1']").get_attribute("data-key") == "yes"
 
     # Several paths to one square: the player picks the path, drawn on the board.
-    state = tablet.request.get(f"{url}/api/state").json()["state"]
+    state = tablet.request.get(f"{live_url}/api/state").json()["state"]
     engine = Conquest()
     die_at, target = _two_way_target(engine, state)
     entries = [e for e in engine.destinations(state, die_at) if e["to"] == target]
@@ -285,15 +218,15 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     tablet.wait_for_selector(".path-choice")
     assert tablet.locator(".path-choice").count() == len(entries)
     assert tablet.locator("#choices .path-button").count() == len(entries)
-    _shot(tablet, "5_path_choice_landscape")
+    shot(tablet, "5_path_choice_landscape")
     old = _position(tablet)
     _tap(tablet, ".path-choice[data-index='1'] .path-label")
     _wait_position(tablet, old)
-    after = tablet.request.get(f"{url}/api/state").json()["state"]
+    after = tablet.request.get(f"{live_url}/api/state").json()["state"]
     assert after["last_move"]["path"] == entries[1]["path"]
     landed = tablet.locator(f".dice .die[data-square='{target[0]},{target[1]}']")
     assert landed.get_attribute("data-top") == str(entries[1]["top"])
-    _shot(tablet, "6_after_path_choice")
+    shot(tablet, "6_after_path_choice")
 
     # Undo puts the die back where it was.
     old = _position(tablet)
@@ -307,19 +240,15 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     assert box is not None and box["width"] <= 390
     _tap(tablet, f".dice .die[data-square='{die_at[0]},{die_at[1]}']")
     tablet.wait_for_selector(".dest")
-    _shot(tablet, "7_phone_portrait")
+    shot(tablet, "7_phone_portrait")
 
     # A new game where Ann takes Bob's key: the winning square says so, then the game ends.
     tablet.set_viewport_size({"width": 800, "height": 1280})
-    created = tablet.request.post(
-        f"{url}/api/games",
-        data={"game": "conquest", "players": ["Ann", "Bob"], "options": {"first_player": 0}},
-    )
-    assert created.ok, created.text()
+    created = start_game(tablet, "conquest", ["Ann", "Bob"], {"first_player": 0})
     tablet.wait_for_function(
         "id => (document.querySelector('svg.conquest-board') || {dataset: {}}).dataset"
         ".position === id + '|null'",
-        arg=created.json()["id"],
+        arg=created["id"],
     )
     for die, target in (("0,0", "3,2"), ("8,7", "5,5")):
         _tap(tablet, f".dice .die[data-square='{die}']")
@@ -329,7 +258,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     _tap(tablet, ".dice .die[data-square='3,2']")
     winning = tablet.locator(".dest[data-square='4,7']")
     assert winning.locator("text").text_content() == "WINS"
-    _shot(tablet, "8_winning_move_offered")
+    shot(tablet, "8_winning_move_offered")
     old = _position(tablet)
     winning.click()
     _wait_position(tablet, old)
@@ -337,4 +266,4 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     assert "Ann" in tablet.locator("#outcome").inner_text()
     assert tablet.locator(".tray[data-player='0'] .die.captured[data-key='yes']").count() == 1
     assert tablet.locator(".die.movable").count() == 0
-    _shot(tablet, "9_key_taken_game_over")
+    shot(tablet, "9_key_taken_game_over")

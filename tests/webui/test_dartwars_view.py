@@ -10,58 +10,25 @@ middle of the game is driven through POST /api/action with the engine's own rand
 from __future__ import annotations
 
 import random
-import threading
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from flask import Flask
-from werkzeug.serving import make_server
 
 import boards
 from rules.darts import dart_at, dart_in_zone
 from rules.dartwars import DartWars
 from rules.dartwars.flow import start_turn
 from rules.dartwars.state import add_magnet, initial_state
-from webui import create_app
 
-SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+SCREENSHOT_PREFIX = "dartwars"
 BOARD = boards.load("dartwars")
 TARGET = BOARD.target.center
 
 
-def _make_app(data_dir: Path) -> Flask:
-    return create_app(
-        {"DATA_DIR": str(data_dir), "PIN": "1234", "TESTING": True, "SSE_HEARTBEAT_S": 0.5}
-    )
-
-
-@pytest.fixture
-def live_url(tmp_path: Path) -> Iterator[str]:
-    app = _make_app(tmp_path)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    app.extensions["oche"]["table"].hub.close()
-    server.shutdown()
-    thread.join(timeout=5)
-
-
 # --- page helpers ----------------------------------------------------------------------------
-def _shot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"dartwars_{name}.png"), full_page=True)
+#: Saves a screenshot: the ``shot`` fixture of conftest.py.
+Shot = Callable[[Any, str], None]
 
 
 def _position(page: Any) -> str:
@@ -169,55 +136,42 @@ SEED = 5
 
 
 @pytest.mark.browser
-def test_a_two_player_game_is_played_through_the_tablet(live_url: str) -> None:
-    from playwright.sync_api import sync_playwright
+def test_a_two_player_game_is_played_through_the_tablet(
+    live_url: str,
+    new_page: Callable[..., Any],
+    login: Callable[..., None],
+    new_game_form: Callable[..., None],
+    shot: Shot,
+) -> None:
+    errors: list[str] = []
+    page = new_page(800, 1280, errors=errors, device_scale_factor=2)
+    login(page)
+    page.goto(f"{live_url}/new")
+    new_game_form(page, "dartwars", ["Ann", "Bob"])
+    _check_the_start(page, shot)
+    spectator = new_page(390, 844)
+    spectator.goto(f"{live_url}/play")
+    _first_throws(page)
+    _first_turn_by_taps(page, shot)
+    rng = random.Random(SEED)
+    shots: set[str] = set()
+    _play_randomly(page, live_url, rng, "who_throws_first", shots, shot)
+    _combat_by_taps(page, shot)
+    _play_randomly(page, live_url, rng, "over", shots, shot)
+    assert shots == {"move", "order_attacks"}
+    _check_the_end(page, live_url, shot)
+    _check_the_spectator(spectator, page, shot)
+    assert errors == []
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 800, "height": 1280}, device_scale_factor=2)
-            page.set_default_timeout(8000)
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            _start_game(page, live_url)
-            spectator = browser.new_page(viewport={"width": 390, "height": 844})
-            spectator.set_default_timeout(8000)
-            spectator.goto(f"{live_url}/play")
-            _first_throws(page)
-            _first_turn_by_taps(page)
-            rng = random.Random(SEED)
-            shots: set[str] = set()
-            _play_randomly(page, live_url, rng, "who_throws_first", shots)
-            _combat_by_taps(page)
-            _play_randomly(page, live_url, rng, "over", shots)
-            assert shots == {"move", "order_attacks"}
-            _check_the_end(page, live_url)
-            _check_the_spectator(spectator, page)
-            assert errors == []
-        finally:
-            browser.close()
 
-
-def _start_game(page: Any, url: str) -> None:
-    page.goto(f"{url}/play")
-    page.fill("#pin", "1234")
-    page.click("#login button")
-    page.wait_for_selector("#control-badge", state="visible")
-    page.goto(f"{url}/new")
-    page.select_option("#game", "dartwars")
-    names = page.locator("#players input[type=text]")
-    assert names.count() == 2
-    names.nth(0).fill("Ann")
-    names.nth(1).fill("Bob")
-    page.click("#new-game button[type=submit]")
-    page.wait_for_url(f"{url}/play")
+def _check_the_start(page: Any, shot: Shot) -> None:
     page.wait_for_selector("#board svg[data-prompt='throw_for_order']")
     # Nobody has a magnet yet; the legend lists both players with a full box of 15.
     assert page.locator("g.magnets").count() == 0
     assert _legend(page, 0)["supply"] == "15" and _legend(page, 1)["supply"] == "15"
     labels = page.locator("#choices button").all_inner_texts()
     assert "Missed the board" in labels and "Fell off a magnet (throw again)" in labels
-    _shot(page, "1_start")
+    shot(page, "1_start")
 
 
 def _first_throws(page: Any) -> None:
@@ -255,7 +209,7 @@ def _first_throws(page: Any) -> None:
     assert _prompt(page) == "dart" and "Ann" in page.locator("#turn").inner_text()
 
 
-def _first_turn_by_taps(page: Any) -> None:
+def _first_turn_by_taps(page: Any, shot: Shot) -> None:
     # Dart 1: Colombia & Venezuela, a country nobody has visited.
     _tap_zone(page, "colombia_venezuela")
     assert page.locator(".dw-hits path.hit[data-zone='colombia_venezuela']").count() == 1
@@ -282,7 +236,7 @@ def _first_turn_by_taps(page: Any) -> None:
     ]
     assert page.locator(".dw-moves circle.source").count() == 1
     assert page.locator(".dw-moves circle.source[data-zone='brazil']").count() == 1
-    _shot(page, "2_move_prompt")
+    shot(page, "2_move_prompt")
 
     # Touch Brazil's magnets: the three zones hit light up.
     page.mouse.click(*_screen_point(page, *BOARD.zones["brazil"].centroid))
@@ -296,7 +250,7 @@ def _first_turn_by_taps(page: Any) -> None:
         "colombia_venezuela": "dest move",
         "sea_5_5": "dest move",
     }
-    _shot(page, "3_magnet_touched")
+    shot(page, "3_magnet_touched")
     # Two new countries: each magnet that enters one wins one more there.
     _tap_zone(page, "colombia_venezuela")
     assert _count(page, "colombia_venezuela", 0) == 2
@@ -312,7 +266,9 @@ def _first_turn_by_taps(page: Any) -> None:
     assert _prompt(page) == "dart" and "Bob" in page.locator("#turn").inner_text()
 
 
-def _play_randomly(page: Any, url: str, rng: random.Random, until: str, shots: set[str]) -> None:
+def _play_randomly(
+    page: Any, url: str, rng: random.Random, until: str, shots: set[str], shot: Shot
+) -> None:
     """Legal actions from the engine's random player, posted like the tablet posts them,
     until the game asks for ``until``; the page follows by its live updates (a screenshot of
     the first move and attack-order prompts on the way)."""
@@ -329,7 +285,7 @@ def _play_randomly(page: Any, url: str, rng: random.Random, until: str, shots: s
         if kind in ("order_attacks", "move") and kind not in shots:
             _wait_for_seq(page, snap["log"][-1]["seq"])
             shots.add(kind)
-            _shot(page, f"6_{kind}")
+            shot(page, f"6_{kind}")
     assert snap["prompt"]["kind"] == until, f"the seeded game never asked for {until}"
     _wait_for_seq(page, snap["log"][-1]["seq"])
 
@@ -342,7 +298,7 @@ def _wait_for_seq(page: Any, seq: int) -> None:
     )
 
 
-def _combat_by_taps(page: Any) -> None:
+def _combat_by_taps(page: Any, shot: Shot) -> None:
     snap = page.evaluate("Oche.snapshot")
     attacker = snap["prompt"]["player"]
     combat = snap["prompt"]["data"]["combat"]
@@ -362,17 +318,17 @@ def _combat_by_taps(page: Any) -> None:
     assert _shown_mm(page, attacker) == pytest.approx(40, abs=1.5)
     waiting = page.locator(f".dw-throw[data-player='{defender}']").inner_text()
     assert waiting == f"{names[defender]} (defender): to throw"
-    _shot(page, "4_combat")
+    shot(page, "4_combat")
     _tap(page, cx + 12, cy + 5)  # the defender: 13 mm, closer: he wins
     result = page.locator(".dw-result").inner_text()
     assert result.startswith(f"{names[defender]} beats {names[attacker]} in {zone}: ")
     won = page.locator(f".dw-throw[data-player='{defender}']").inner_text()
     assert won.startswith(f"{names[defender]} (winner): ")
     assert _shown_mm(page, defender) == pytest.approx(13, abs=1.5)
-    _shot(page, "5_combat_result")
+    shot(page, "5_combat_result")
 
 
-def _check_the_end(page: Any, url: str) -> None:
+def _check_the_end(page: Any, url: str, shot: Shot) -> None:
     snap = page.request.get(f"{url}/api/state").json()
     assert snap["outcome"] is not None
     winner = snap["outcome"]["winners"][0]
@@ -389,10 +345,10 @@ def _check_the_end(page: Any, url: str) -> None:
     drawn = sum(int(g.get_attribute("data-count")) for g in page.locator("g.magnets").all())
     assert drawn == len(snap["state"]["magnets"])
     assert page.locator(".dw-moves *").count() == 0
-    _shot(page, "7_end")
+    shot(page, "7_end")
 
 
-def _check_the_spectator(spectator: Any, tablet: Any) -> None:
+def _check_the_spectator(spectator: Any, tablet: Any, shot: Shot) -> None:
     """A phone without the PIN follows the same game: same magnets, no buttons to press."""
     spectator.wait_for_selector("#board svg[data-prompt='over']")
     stacks = [
@@ -407,7 +363,7 @@ def _check_the_spectator(spectator: Any, tablet: Any) -> None:
     assert spectator.locator(".dw-player").count() == 2
     box = spectator.locator("#board svg").bounding_box()
     assert box is not None and box["width"] <= 390
-    _shot(spectator, "9_spectator_phone")
+    shot(spectator, "9_spectator_phone")
 
 
 # --- the combat questions of a three-player position --------------------------------------
@@ -473,88 +429,77 @@ def _show(page: Any, engine: DartWars, state: dict[str, Any]) -> list[str]:
 
 
 @pytest.mark.browser
-def test_attack_order_target_and_defender_are_big_labelled_buttons(live_url: str) -> None:
-    from playwright.sync_api import sync_playwright
+def test_attack_order_target_and_defender_are_big_labelled_buttons(
+    new_page: Callable[..., Any], login: Callable[..., None], shot: Shot
+) -> None:
+    page = new_page(1280, 800, device_scale_factor=2)
+    login(page)
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=2)
-            page.set_default_timeout(8000)
-            page.goto(f"{live_url}/play")
-            page.fill("#pin", "1234")
-            page.click("#login button")
-            page.wait_for_selector("#control-badge", state="visible")
+    engine, state = _three_player_position([None, None, 1])
+    assert _show(page, engine, state) == [
+        "Fight in Mexico & Central America (attack 1)",
+        "Fight in Mexico & Central America (attack 2)",
+    ]
+    assert page.locator(".dw-combat .attack-waiting[data-zone='mexico']").count() == 2
+    # Cid serves Bob: the legend chains him to Bob, his flag wears Bob's ring.
+    assert _legend(page, 2)["master"] == "1"
+    assert "slave of Bob" in page.locator(".dw-player[data-player='2']").inner_text()
+    assert "master of Cid" in page.locator(".dw-player[data-player='1']").inner_text()
+    flag = page.locator("g.flag[data-zone='mexico']")
+    assert flag.get_attribute("data-owner") == "2"
+    assert flag.get_attribute("data-master") == "1"
+    assert _count(page, "mexico", 0) == 2 and _count(page, "mexico", 1) == 1
+    assert page.locator(".visited[data-zone='cuba'][data-by='2']").count() == 1
 
-            engine, state = _three_player_position([None, None, 1])
-            assert _show(page, engine, state) == [
-                "Fight in Mexico & Central America (attack 1)",
-                "Fight in Mexico & Central America (attack 2)",
-            ]
-            assert page.locator(".dw-combat .attack-waiting[data-zone='mexico']").count() == 2
-            # Cid serves Bob: the legend chains him to Bob, his flag wears Bob's ring.
-            assert _legend(page, 2)["master"] == "1"
-            assert "slave of Bob" in page.locator(".dw-player[data-player='2']").inner_text()
-            assert "master of Cid" in page.locator(".dw-player[data-player='1']").inner_text()
-            flag = page.locator("g.flag[data-zone='mexico']")
-            assert flag.get_attribute("data-owner") == "2"
-            assert flag.get_attribute("data-master") == "1"
-            assert _count(page, "mexico", 0) == 2 and _count(page, "mexico", 1) == 1
-            assert page.locator(".visited[data-zone='cuba'][data-by='2']").count() == 1
+    state = engine.apply(state, {"type": "next_attack", "player": 0, "attack": 0})
+    assert _show(page, engine, state) == ["Bob defends", "Cid defends"]
+    assert "Bob" in page.locator("#turn").inner_text()  # the master decides
+    assert page.locator(".dw-combat .combat-zone[data-zone='mexico']").count() == 1
+    height = page.locator("#choices button").first.bounding_box()["height"]
+    assert height >= 48  # a thumb's width on a tablet
+    shot(page, "8_choose_defender_landscape")
 
-            state = engine.apply(state, {"type": "next_attack", "player": 0, "attack": 0})
-            assert _show(page, engine, state) == ["Bob defends", "Cid defends"]
-            assert "Bob" in page.locator("#turn").inner_text()  # the master decides
-            assert page.locator(".dw-combat .combat-zone[data-zone='mexico']").count() == 1
-            height = page.locator("#choices button").first.bounding_box()["height"]
-            assert height >= 48  # a thumb's width on a tablet
-            _shot(page, "8_choose_defender_landscape")
+    engine, state = _three_player_position([None, None, None])
+    state = engine.apply(state, {"type": "next_attack", "player": 0, "attack": 1})
+    assert _show(page, engine, state) == [
+        "Fight Bob's camp (Bob)",
+        "Fight Cid's camp (Cid)",
+    ]
 
-            engine, state = _three_player_position([None, None, None])
-            state = engine.apply(state, {"type": "next_attack", "player": 0, "attack": 1})
-            assert _show(page, engine, state) == [
-                "Fight Bob's camp (Bob)",
-                "Fight Cid's camp (Cid)",
-            ]
+    # Equal darts: the panel says why everybody throws again.
+    cx, cy = TARGET
+    state = engine.apply(state, {"type": "choose_target", "player": 0, "camp": 2})
+    state = engine.apply(state, {"type": "first_thrower", "player": 0, "thrower": 0})
+    for player in (0, 2):
+        state = engine.apply(state, dart_at(BOARD, player, cx + 20, cy))
+    _show(page, engine, state)
+    assert page.locator(".dw-result").inner_text() == (
+        "Both darts equally far, or both off the target: both throw again."
+    )
+    assert page.locator(".dw-throw").all_inner_texts() == [
+        "Ann (attacker): to throw",
+        "Cid (defender): to throw",
+    ]
+    engine = DartWars()
+    state = engine.new_state(["Ann", "Bob", "Cid"])
+    for player in (0, 1, 2):
+        state = engine.apply(state, dart_at(BOARD, player, cx, cy + 5 + 5 * (player == 1)))
+    _show(page, engine, state)
+    assert page.locator(".dw-result").inner_text() == "A tie: Ann and Cid throw again."
 
-            # Equal darts: the panel says why everybody throws again.
-            cx, cy = TARGET
-            state = engine.apply(state, {"type": "choose_target", "player": 0, "camp": 2})
-            state = engine.apply(state, {"type": "first_thrower", "player": 0, "thrower": 0})
-            for player in (0, 2):
-                state = engine.apply(state, dart_at(BOARD, player, cx + 20, cy))
-            _show(page, engine, state)
-            assert page.locator(".dw-result").inner_text() == (
-                "Both darts equally far, or both off the target: both throw again."
-            )
-            assert page.locator(".dw-throw").all_inner_texts() == [
-                "Ann (attacker): to throw",
-                "Cid (defender): to throw",
-            ]
-            engine = DartWars()
-            state = engine.new_state(["Ann", "Bob", "Cid"])
-            for player in (0, 1, 2):
-                state = engine.apply(state, dart_at(BOARD, player, cx, cy + 5 + 5 * (player == 1)))
-            _show(page, engine, state)
-            assert page.locator(".dw-result").inner_text() == "A tie: Ann and Cid throw again."
-
-            # One attacker is enough against Cid alone: the second magnet may attack too or
-            # go through. Touching it and then Mexico asks which.
-            engine, state = _three_player_position([None, None, None], False, attacks=1)
-            _show(page, engine, state)
-            page.mouse.click(*_screen_point(page, *BOARD.zones["colombia_venezuela"].centroid))
-            page.wait_for_selector("#board svg[data-selected='colombia_venezuela']")
-            page.mouse.click(*_screen_point(page, *BOARD.zones["mexico"].centroid))
-            page.wait_for_selector("#choices .dw-move >> nth=1")
-            assert page.locator("#choices button").all_inner_texts() == [
-                "Attack: Colombia & Venezuela → Mexico & Central America",
-                "Pass through: Colombia & Venezuela → Mexico & Central America (no attack)",
-                "Cancel",
-            ]
-            page.get_by_role("button", name="Cancel").click()
-            page.wait_for_selector("#choices .dw-move >> text=Attack:")
-            assert page.locator("#board svg").get_attribute("data-selected") == (
-                "colombia_venezuela"
-            )
-        finally:
-            browser.close()
+    # One attacker is enough against Cid alone: the second magnet may attack too or
+    # go through. Touching it and then Mexico asks which.
+    engine, state = _three_player_position([None, None, None], False, attacks=1)
+    _show(page, engine, state)
+    page.mouse.click(*_screen_point(page, *BOARD.zones["colombia_venezuela"].centroid))
+    page.wait_for_selector("#board svg[data-selected='colombia_venezuela']")
+    page.mouse.click(*_screen_point(page, *BOARD.zones["mexico"].centroid))
+    page.wait_for_selector("#choices .dw-move >> nth=1")
+    assert page.locator("#choices button").all_inner_texts() == [
+        "Attack: Colombia & Venezuela → Mexico & Central America",
+        "Pass through: Colombia & Venezuela → Mexico & Central America (no attack)",
+        "Cancel",
+    ]
+    page.get_by_role("button", name="Cancel").click()
+    page.wait_for_selector("#choices .dw-move >> text=Attack:")
+    assert page.locator("#board svg").get_attribute("data-selected") == "colombia_venezuela"

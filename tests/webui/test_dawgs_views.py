@@ -5,50 +5,25 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
 
-from webui import create_app
 from webui.player_api import TOKEN_ALPHABET, TOKEN_LENGTH
 
-SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+SCREENSHOT_PREFIX = "dawgs"
 #: A small deck with one copy of three specials, so that each player's card is identifiable.
 DECK = {"half_roll": 1, "immelmann": 1, "steady_aim": 1}
 
 
-def _make_app(data_dir: Path) -> Flask:
-    return create_app(
-        {"DATA_DIR": str(data_dir), "PIN": "1234", "TESTING": True, "SSE_HEARTBEAT_S": 0.3}
-    )
-
-
 @pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return _make_app(tmp_path)
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    """The tablet, in control."""
-    tablet = app.test_client()
-    assert tablet.post("/api/login", json={"pin": "1234"}).status_code == 200
-    return tablet
+def sse_heartbeat_s() -> float:
+    """A quicker keep-alive than the default: the secrecy test reads the stream until the
+    first keep-alive says it has caught up."""
+    return 0.3
 
 
 @pytest.fixture
@@ -410,23 +385,6 @@ def test_nobody_sees_another_players_unrevealed_cards(
 
 
 # --- the browser ------------------------------------------------------------------------
-@pytest.fixture
-def live_url(tmp_path: Path) -> Iterator[str]:
-    app = _make_app(tmp_path)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    app.extensions["oche"]["table"].hub.close()
-    server.shutdown()
-    thread.join(timeout=5)
-
-
-def _shot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"dawgs_{name}.png"), full_page=True)
-
-
 def _prompt_says(page: Any, text: str) -> None:
     page.wait_for_function(
         "t => (document.querySelector('#prompt') || {}).textContent.includes(t)", arg=text
@@ -434,36 +392,19 @@ def _prompt_says(page: Any, text: str) -> None:
 
 
 @pytest.mark.browser
-def test_phones_choose_cards_and_the_tablet_shows_the_round(live_url: str) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            _play_a_round(browser, live_url)
-        finally:
-            browser.close()
-
-
-def _play_a_round(browser: Any, url: str) -> None:
-    tablet = browser.new_page(viewport={"width": 800, "height": 1280})
-    tablet.set_default_timeout(8000)
-    tablet.goto(f"{url}/play")
-    tablet.fill("#pin", "1234")
-    tablet.click("#login button")
-    tablet.wait_for_selector("#control-badge", state="visible")
-    created = tablet.request.post(
-        f"{url}/api/games",
-        data={
-            "game": "dawgs",
-            "players": ["Ann", "Bob"],
-            "options": {"map_columns": 8, "map_rows": 8},
-        },
-    )
-    assert created.ok, created.text()
+def test_phones_choose_cards_and_the_tablet_shows_the_round(
+    live_url: str,
+    new_page: Callable[..., Any],
+    login: Callable[..., None],
+    start_game: Callable[..., dict[str, Any]],
+    shot: Callable[[Any, str], None],
+) -> None:
+    tablet = new_page(800, 1280)
+    login(tablet)
+    start_game(tablet, "dawgs", ["Ann", "Bob"], {"map_columns": 8, "map_rows": 8})
     tablet.wait_for_selector("svg.dawgs-map")
     _prompt_says(tablet, "Ann: roll for your starting side")
-    _shot(tablet, "1_setup_dice")
+    shot(tablet, "1_setup_dice")
 
     # Setup on the tablet: the real die's faces entered, both sides at altitude 3.
     for value, next_prompt in (
@@ -495,16 +436,15 @@ def _play_a_round(browser: Any, url: str) -> None:
             tablet.locator(f".dawgs-links li[data-player='{seat}'] a").get_attribute("href")
         )
         if seat == 0:
-            _shot(tablet, "2_waiting_for_cards_one_link_shown")
+            shot(tablet, "2_waiting_for_cards_one_link_shown")
     assert all(path.startswith("/p/") for path in paths) and paths[0] != paths[1]
     phones = []
     for seat, path in enumerate(paths):
-        phone = browser.new_page(viewport={"width": 390, "height": 844})
-        phone.set_default_timeout(8000)
+        phone = new_page(390, 844)
         if seat == 0:
-            phone.goto(f"{url}{path}")
+            phone.goto(f"{live_url}{path}")
         else:  # Bob types his code instead
-            phone.goto(f"{url}/p")
+            phone.goto(f"{live_url}/p")
             phone.fill("#code", path.removeprefix("/p/").upper())
             phone.click("#code-form button")
         phone.wait_for_selector("#phone[data-ready='yes'] button.pair")
@@ -518,7 +458,7 @@ def _play_a_round(browser: Any, url: str) -> None:
 
     # Ann picks a pair (and confirms): the tablet shows only that she has chosen.
     ann.click("button.pair[data-cards='1,counter_clockwise']")
-    _shot(ann, "3_phone_pair_selected")
+    shot(ann, "3_phone_pair_selected")
     ann.click("button.play-cards")
     ann.wait_for_selector(".secret[data-chosen='1,counter_clockwise']")
     tablet.wait_for_selector(".dawgs-waiting[data-waiting='1']")
@@ -526,8 +466,8 @@ def _play_a_round(browser: Any, url: str) -> None:
     assert "counter" not in tablet.locator("#board").inner_text().lower()
     bob.wait_for_selector(".dawgs-waiting[data-waiting='1']")
     assert bob.locator(".secret").count() == 0
-    _shot(ann, "4_phone_chosen")
-    _shot(tablet, "5_one_has_chosen")
+    shot(ann, "4_phone_chosen")
+    shot(tablet, "5_one_has_chosen")
 
     # Bob chooses: both pairs are revealed and the planes move.
     bob.click("button.pair[data-cards='1,no_change']")
@@ -543,14 +483,14 @@ def _play_a_round(browser: Any, url: str) -> None:
     assert tablet.locator(".plane[data-player='1']").get_attribute("data-front") == "10,2"
     _prompt_says(tablet, "Ann: fire at one enemy plane")
     assert tablet.locator(".cone.focus").get_attribute("data-player") == "0"
-    _shot(tablet, "6_revealed_and_moved")
+    shot(tablet, "6_revealed_and_moved")
 
     # Ann fires; the real die shows 5 against Bob's VULN 4: one hit.
     tablet.get_by_role("button", name="Ann fires at Bob").click()
     _prompt_says(tablet, "Ann: roll to hit")
     assert "needs 4" in tablet.locator("#choices .roll-info").inner_text()
     assert tablet.locator(".shot[data-shooter='0'][data-target='1']").count() == 1
-    _shot(tablet, "7_fire_roll")
+    shot(tablet, "7_fire_roll")
     tablet.click("#choices button.die[data-value='5']")
     tablet.wait_for_selector("tr[data-player='1'] .track span[data-speed='3'] .dmg")
     assert "Bob" in tablet.locator(".dawgs-events").inner_text()
@@ -563,8 +503,8 @@ def _play_a_round(browser: Any, url: str) -> None:
     tablet.wait_for_selector("svg.dawgs-map[data-round='2']")
     log = tablet.locator("#log").inner_text()
     assert "Bob rolls" in log and "Ann rolls 5" in log
-    _shot(tablet, "8_round_two")
-    _shot(bob, "9_phone_round_two")
+    shot(tablet, "8_round_two")
+    shot(bob, "9_phone_round_two")
 
 
 #: What the tablet drew, read from the page in one go.
@@ -606,56 +546,46 @@ def _expected(engine: Any, state: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.browser
-def test_the_table_view_follows_a_whole_team_game(live_url: str) -> None:
+def test_the_table_view_follows_a_whole_team_game(
+    live_url: str,
+    new_page: Callable[..., Any],
+    login: Callable[..., None],
+    start_game: Callable[..., dict[str, Any]],
+    shot: Callable[[Any, str], None],
+) -> None:
     """Six planes in two teams, played by random legal actions to the end: after every
     action the tablet shows each flying plane where the engine has it, the revealed cards,
     who is still choosing, the planes that are out, and no script error."""
     import random
-
-    from playwright.sync_api import sync_playwright
 
     from rules.dawgs import DawgsOfWar
 
     options = {"teams": [0, 1, 0, 1, 0, 1]}
     names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
     engine = DawgsOfWar(options)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            tablet = browser.new_page(viewport={"width": 1280, "height": 800})
-            tablet.set_default_timeout(8000)
-            errors: list[str] = []
-            tablet.on("pageerror", lambda exc: errors.append(str(exc)))
-            tablet.goto(f"{live_url}/play")
-            tablet.fill("#pin", "1234")
-            tablet.click("#login button")
-            tablet.wait_for_selector("#control-badge", state="visible")
-            created = tablet.request.post(
-                f"{live_url}/api/games",
-                data={"game": "dawgs", "players": names, "options": options},
-            )
-            assert created.ok, created.text()
-            state = engine.new_state(names)
-            rng = random.Random(5)
-            shots = {"place": False, "fire": False}
-            while engine.outcome(state) is None:
-                action = engine.random_action(state, rng)
-                state = engine.apply(state, action)
-                answer = tablet.request.post(f"{live_url}/api/action", data={"action": action})
-                assert answer.ok, answer.text()
-                seq = str(answer.json()["log"][-1]["seq"])
-                tablet.wait_for_function(
-                    "s => (document.querySelector('svg.dawgs-map') || {dataset: {}}).dataset.seq === s",
-                    arg=seq,
-                )
-                drawn = tablet.evaluate(_DRAWN)
-                assert drawn.pop("seq") == seq
-                assert drawn == _expected(engine, state), f"after action {seq}: {action}"
-                if state["round"] >= 3 and state["phase"] in shots and not shots[state["phase"]]:
-                    shots[state["phase"]] = True
-                    _shot(tablet, f"10_team_game_{state['phase']}_landscape")
-            assert errors == []
-            assert "won" in tablet.locator("#outcome").inner_text()
-            _shot(tablet, "11_team_game_over")
-        finally:
-            browser.close()
+    errors: list[str] = []
+    tablet = new_page(1280, 800, errors=errors)
+    login(tablet)
+    start_game(tablet, "dawgs", names, options)
+    state = engine.new_state(names)
+    rng = random.Random(5)
+    shots = {"place": False, "fire": False}
+    while engine.outcome(state) is None:
+        action = engine.random_action(state, rng)
+        state = engine.apply(state, action)
+        answer = tablet.request.post(f"{live_url}/api/action", data={"action": action})
+        assert answer.ok, answer.text()
+        seq = str(answer.json()["log"][-1]["seq"])
+        tablet.wait_for_function(
+            "s => (document.querySelector('svg.dawgs-map') || {dataset: {}}).dataset.seq === s",
+            arg=seq,
+        )
+        drawn = tablet.evaluate(_DRAWN)
+        assert drawn.pop("seq") == seq
+        assert drawn == _expected(engine, state), f"after action {seq}: {action}"
+        if state["round"] >= 3 and state["phase"] in shots and not shots[state["phase"]]:
+            shots[state["phase"]] = True
+            shot(tablet, f"10_team_game_{state['phase']}_landscape")
+    assert errors == []
+    assert "won" in tablet.locator("#outcome").inner_text()
+    shot(tablet, "11_team_game_over")

@@ -2,42 +2,15 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
 
 from rules.groundround import GroundRound
-from webui import create_app
 
-SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _make_app(data_dir: Path) -> Flask:
-    return create_app(
-        {"DATA_DIR": str(data_dir), "PIN": "1234", "TESTING": True, "SSE_HEARTBEAT_S": 0.5}
-    )
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> FlaskClient:
-    client = _make_app(tmp_path).test_client()
-    assert client.post("/api/login", json={"pin": "1234"}).status_code == 200
-    return client
+SCREENSHOT_PREFIX = "groundround"
 
 
 def _start(client: FlaskClient, **options: Any) -> dict[str, Any]:
@@ -155,25 +128,20 @@ def test_a_flaming_fist_hit_shows_unlimited_attack_and_a_win_is_foreseen(
 
 
 # --- the browser -------------------------------------------------------------------------
-@pytest.fixture
-def live_url(tmp_path: Path) -> Iterator[str]:
-    app = _make_app(tmp_path)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    app.extensions["oche"]["table"].hub.close()
-    server.shutdown()
-    thread.join(timeout=5)
-
-
 class Tablet:
     """A page on the play screen, with taps placed in board millimetres."""
 
-    def __init__(self, page: Any, centres: dict[str, list[float]], name: str) -> None:
+    def __init__(
+        self,
+        page: Any,
+        centres: dict[str, list[float]],
+        name: str,
+        shot: Callable[[Any, str], None],
+    ) -> None:
         self.page = page
         self.centres = centres
         self.name = name
+        self._shot = shot
 
     def position(self) -> str:
         return self.page.locator("g.gr-view").get_attribute("data-position")
@@ -232,55 +200,33 @@ class Tablet:
         return self.page.locator(f"#gr-status .gr-chip[data-kind='{kind}']").inner_text()
 
     def shot(self, name: str) -> None:
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        path = SCREENSHOTS / f"groundround_{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        self._shot(self.page, name)
 
 
 @pytest.mark.browser
-def test_a_whole_game_is_played_by_tapping_the_board(live_url: str) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            _play_through_the_ui(browser, live_url)
-        finally:
-            browser.close()
-
-
-def _start_in_the_browser(page: Any, url: str) -> None:
-    page.goto(f"{url}/new")
-    page.fill("#pin", "1234")
-    page.click("#login button")
-    page.wait_for_selector("#control-badge", state="visible")
-    page.select_option("#game", "groundround")
-    names = page.locator("#players input[type=text]")
-    assert names.count() == 2
-    names.nth(0).fill("Ann")
-    names.nth(1).fill("Bob")
-    page.click("#new-game button[type=submit]")
-    page.wait_for_url(f"{url}/play")
-
-
-def _play_through_the_ui(browser: Any, url: str) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(8000)
+def test_a_whole_game_is_played_by_tapping_the_board(
+    live_url: str,
+    new_page: Callable[..., Any],
+    login: Callable[..., None],
+    start_game: Callable[..., dict[str, Any]],
+    new_game_form: Callable[..., None],
+    shot: Callable[[Any, str], None],
+) -> None:
     script_errors: list[str] = []
-    page.on("pageerror", lambda exc: script_errors.append(str(exc)))
+    page = new_page(1280, 800, errors=script_errors)
     centres = {
         zone: info["center"]
-        for zone, info in page.request.get(f"{url}/api/boards/groundround.json")
+        for zone, info in page.request.get(f"{live_url}/api/boards/groundround.json")
         .json()["zones"]
         .items()
     }
-    _start_in_the_browser(page, url)
-    ann = Tablet(page, centres, "tablet")
+    login(page, "/new")  # the New game page asks for the PIN itself
+    new_game_form(page, "groundround", ["Ann", "Bob"])
+    ann = Tablet(page, centres, "tablet", shot)
     ann.wait_ready()
-    spectator_page = browser.new_page(viewport={"width": 390, "height": 844})
-    spectator_page.set_default_timeout(8000)
-    spectator_page.goto(f"{url}/play")
-    spectator = Tablet(spectator_page, centres, "phone")
+    spectator_page = new_page(390, 844)
+    spectator_page.goto(f"{live_url}/play")
+    spectator = Tablet(spectator_page, centres, "phone", shot)
     spectator.wait_ready()
 
     # A fresh board: every symbol hex shows its defence, the thrower's attack is 1.
@@ -390,17 +336,16 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     assert page.locator("g.attack").count() == 0
     ann.shot("8_game_over")
 
-    _flaming_fist_and_a_lost_pin(ann, url)
+    _flaming_fist_and_a_lost_pin(ann, live_url, start_game)
     assert script_errors == []
 
 
-def _flaming_fist_and_a_lost_pin(ann: Tablet, url: str) -> None:
+def _flaming_fist_and_a_lost_pin(
+    ann: Tablet, url: str, start_game: Callable[..., dict[str, Any]]
+) -> None:
     """A second game, set up by commands: the Flaming Fist power, then an Army Pin taken off."""
     page = ann.page
-    created = page.request.post(
-        f"{url}/api/games", data={"game": "groundround", "players": ["Ann", "Bob"]}
-    )
-    assert created.ok, created.text()
+    created = start_game(page, "groundround", ["Ann", "Bob"])
 
     def send(body: dict[str, Any], path: str = "dart") -> None:
         answer = page.request.post(f"{url}/api/{path}", data=body)
@@ -409,7 +354,7 @@ def _flaming_fist_and_a_lost_pin(ann: Tablet, url: str) -> None:
     page.wait_for_function(
         "id => { const g = document.querySelector('g.gr-view');"
         " return g && g.dataset.ready === 'yes' && g.dataset.position === id + '|null'; }",
-        arg=created.json()["id"],
+        arg=created["id"],
     )
     assert page.locator("g.owner-pin").count() == 0 and page.locator("#outcome").is_hidden()
 

@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
 
 from rules.sparta import Sparta
 from rules.sparta.layout import layout_from_diagram
-from webui import create_app
 
-SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+SCREENSHOT_PREFIX = "sparta"
 BOX_COLOURS = ["#f2b705", "#c62828"]
 
 #: A short opening on the default board, as (from, to) taps: yellow takes a red warrior on
@@ -55,24 +41,6 @@ WIN_LAYOUT = layout_from_diagram(
     . . . . W
     """
 )
-
-
-def _make_app(data_dir: Path) -> Flask:
-    return create_app(
-        {"DATA_DIR": str(data_dir), "PIN": "1234", "TESTING": True, "SSE_HEARTBEAT_S": 0.5}
-    )
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return _make_app(tmp_path)
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    client = app.test_client()
-    assert client.post("/api/login", json={"pin": "1234"}).status_code == 200
-    return client
 
 
 def _start(client: FlaskClient, players: list[Any] | None = None, **options: Any) -> dict:
@@ -242,18 +210,6 @@ def test_the_position_number_follows_moves_and_undo(client: FlaskClient) -> None
 
 
 # --- the browser -------------------------------------------------------------------------
-@pytest.fixture
-def live_url(tmp_path: Path) -> Iterator[str]:
-    app = _make_app(tmp_path)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    app.extensions["oche"]["table"].hub.close()
-    server.shutdown()
-    thread.join(timeout=5)
-
-
 def _position(page: Any) -> str:
     return page.locator("svg.sparta-board").get_attribute("data-position")
 
@@ -270,10 +226,9 @@ def _sq(square: tuple[int, int]) -> str:
     return f"{square[0]},{square[1]}"
 
 
-def _shot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def _shot(shot: Callable[[Any, str], None], page: Any, name: str) -> None:
     page.evaluate("document.getElementById('flash').hidden = true")  # a passing note
-    page.screenshot(path=str(SCREENSHOTS / f"sparta_{name}.png"), full_page=True)
+    shot(page, name)
 
 
 def _tap_move(page: Any, start: tuple[int, int], end: tuple[int, int]) -> None:
@@ -292,32 +247,22 @@ def _piece(page: Any, square: tuple[int, int]) -> tuple[str | None, str | None]:
 
 
 @pytest.mark.browser
-def test_a_game_is_played_by_touching_pieces_and_squares(live_url: str) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            _play_through_the_ui(browser, live_url)
-        finally:
-            browser.close()
-
-
-def _play_through_the_ui(browser: Any, url: str) -> None:
+def test_a_game_is_played_by_touching_pieces_and_squares(
+    live_url: str,
+    new_page: Callable[..., Any],
+    login: Callable[..., None],
+    start_game: Callable[..., dict[str, Any]],
+    new_game_form: Callable[..., None],
+    shot: Callable[[Any, str], None],
+) -> None:
     errors: list[str] = []
-    tablet = browser.new_page(viewport={"width": 800, "height": 1280})
-    tablet.on("pageerror", lambda exc: errors.append(str(exc)))
-    tablet.set_default_timeout(8000)
-    tablet.goto(f"{url}/play")
-    tablet.fill("#pin", "1234")
-    tablet.click("#login button")
-    tablet.wait_for_selector("#control-badge", state="visible")
-    _new_game_in_the_form(tablet, url, ["Ann", "Bob"])
+    tablet = new_page(800, 1280, errors=errors)
+    login(tablet)
+    tablet.goto(f"{live_url}/new")
+    new_game_form(tablet, "sparta", ["Ann", "Bob"])
     tablet.wait_for_selector("svg.sparta-board[data-ready='yes'] .piece.movable")
-    spectator = browser.new_page(viewport={"width": 390, "height": 844})
-    spectator.on("pageerror", lambda exc: errors.append(str(exc)))
-    spectator.set_default_timeout(8000)
-    spectator.goto(f"{url}/play")
+    spectator = new_page(390, 844, errors=errors)
+    spectator.goto(f"{live_url}/play")
 
     # The start: 16 warriors, 8 cities (4 each), 8 heroes in each stock, the box's colours.
     assert tablet.locator(".pieces .piece.warrior").count() == 16
@@ -335,15 +280,15 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     board = tablet.locator("svg.sparta-board")
     box = board.bounding_box()
     assert box is not None and box["width"] <= 800 and box["height"] > 600
-    _shot(tablet, "1_start_tablet_portrait")
+    _shot(shot, tablet, "1_start_tablet_portrait")
 
     # Ann touches c1: its squares light up; touching c3 moves it there.
     tablet.locator(".pieces .piece[data-square='9,2']").click()
     tablet.wait_for_selector(".dest[data-square='7,2']")
-    prompt = tablet.request.get(f"{url}/api/state").json()["prompt"]
+    prompt = tablet.request.get(f"{live_url}/api/state").json()["prompt"]
     lit = {d.get_attribute("data-square") for d in tablet.locator(".dest").all()}
     assert lit == set(prompt["data"]["paths"]["9,2"]) and len(lit) == 11
-    _shot(tablet, "2_piece_touched")
+    _shot(shot, tablet, "2_piece_touched")
     old = _position(tablet)
     tablet.locator(".dest[data-square='7,2']").click()
     _wait_position(tablet, old)
@@ -361,7 +306,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     target.wait_for()
     assert target.get_attribute("data-captures") == "1"
     assert tablet.locator(".threatened[data-square='6,3']").count() == 1
-    _shot(tablet, "3_capture_offered")
+    _shot(shot, tablet, "3_capture_offered")
     old = _position(tablet)
     target.click()
     _wait_position(tablet, old)
@@ -379,7 +324,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     # ... but may touch any piece to see where it could go.
     spectator.locator(".pieces .piece[data-square='5,4']").click()
     spectator.wait_for_selector(".peek .reach")
-    state = tablet.request.get(f"{url}/api/state").json()["state"]
+    state = tablet.request.get(f"{live_url}/api/state").json()["state"]
     reach = {_sq(e["to"]) for e in Sparta().destinations(state, [5, 4])}
     assert {r.get_attribute("data-square") for r in spectator.locator(".reach").all()} == reach
     assert spectator.locator(".dest").count() == 0
@@ -388,10 +333,10 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     tablet.wait_for_selector(".peek .reach")
     assert tablet.locator(".dest").count() == 0
     assert "could go" in tablet.locator("#choices .sparta-hint").inner_text()
-    _shot(tablet, "4_after_capture_reach_of_c3")
+    _shot(shot, tablet, "4_after_capture_reach_of_c3")
     tablet.locator(".pieces .piece[data-square='7,2']").click()  # again: stays a look only
     assert tablet.locator(".dest").count() == 0
-    _shot(spectator, "5_spectator_phone")
+    _shot(shot, spectator, "5_spectator_phone")
 
     # Ann conquers Bob's city on d6; on her next turn the promote button is offered.
     for start, end in OPENING[CAPTURE_PLY : CONQUEST_PLY - 1]:
@@ -404,7 +349,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     assert tablet.locator(".city[data-square='4,3']").get_attribute("data-owner") == "0"
     assert tablet.locator(".conquered-mark[data-square='4,3']").count() == 1
     assert _piece(tablet, (4, 3)) == ("0", "warrior")
-    _shot(tablet, "6_conquest")
+    _shot(shot, tablet, "6_conquest")
     for start, end in OPENING[CONQUEST_PLY:]:
         _tap_move(tablet, start, end)
     promote = tablet.locator("#choices .promote-button[data-square='4,3']")
@@ -412,14 +357,14 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     assert "d6" in promote.inner_text()
     assert tablet.locator(".promotable[data-square='4,3']").count() == 1
     tablet.set_viewport_size({"width": 1280, "height": 800})
-    _shot(tablet, "7_promote_offered_landscape")
+    _shot(shot, tablet, "7_promote_offered_landscape")
     old = _position(tablet)
     promote.click()
     _wait_position(tablet, old)
     assert _piece(tablet, (4, 3)) == ("0", "hero")
     assert tablet.locator(".promoted-mark[data-square='4,3']").count() == 1
     assert tablet.locator(".stock[data-player='0']").get_attribute("data-count") == "7"
-    _shot(tablet, "8_promoted_landscape")
+    _shot(shot, tablet, "8_promoted_landscape")
 
     # Undo brings the warrior back and the button with it.
     old = _position(tablet)
@@ -436,7 +381,7 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     home = tablet.locator(".dest[data-square='5,1']")
     home.wait_for()
     assert home.get_attribute("data-promotes") == "yes"
-    _shot(tablet, "9_phone_portrait")
+    _shot(shot, tablet, "9_phone_portrait")
     old = _position(tablet)
     home.click()
     _wait_position(tablet, old)
@@ -444,22 +389,18 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
 
     # A new game near its end: the winning square says so, and after it nothing moves.
     tablet.set_viewport_size({"width": 800, "height": 1280})
-    created = tablet.request.post(
-        f"{url}/api/games",
-        data={"game": "sparta", "players": ["Ann", "Bob"], "options": {"layout": WIN_LAYOUT}},
-    )
-    assert created.ok, created.text()
+    created = start_game(tablet, "sparta", ["Ann", "Bob"], {"layout": WIN_LAYOUT})
     tablet.wait_for_function(
         "id => { const s = document.querySelector('svg.sparta-board');"
         " return s && s.dataset.position === id + '|null' && s.dataset.ready === 'yes'; }",
-        arg=created.json()["id"],
+        arg=created["id"],
     )
     assert tablet.locator(".square").count() == 25  # a 5x5 board
     tablet.locator(".pieces .piece[data-square='3,2']").click()
     winning = tablet.locator(".dest[data-square='1,2']")
     assert winning.get_attribute("data-result") == "wins"
     assert "WINS" in winning.locator("text").all_text_contents()
-    _shot(tablet, "10_winning_move_offered")
+    _shot(shot, tablet, "10_winning_move_offered")
     old = _position(tablet)
     winning.click()
     _wait_position(tablet, old)
@@ -467,10 +408,11 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     assert "Ann" in tablet.locator("#outcome").inner_text()
     assert tablet.locator(".captured-mark[data-square='1,1']").count() == 1
     assert tablet.locator(".piece.movable").count() == 0
-    _shot(tablet, "11_game_over")
+    _shot(shot, tablet, "11_game_over")
 
     # Colours the players pick on the New game page are the colours of their pieces.
-    _new_game_in_the_form(tablet, url, ["Cleo", "Dan"], ["#15803d", "#7c3aed"])
+    tablet.goto(f"{live_url}/new")
+    new_game_form(tablet, "sparta", ["Cleo", "Dan"], ["#15803d", "#7c3aed"])
     tablet.wait_for_selector("svg.sparta-board[data-ready='yes'] .piece.movable")
     tablet.set_viewport_size({"width": 844, "height": 390})  # a phone held sideways
     for square, colour in (("9,1", "#15803d"), ("0,1", "#7c3aed")):
@@ -483,23 +425,8 @@ def _play_through_the_ui(browser: Any, url: str) -> None:
     )
     box = board.bounding_box()
     assert box is not None and box["height"] <= 390
-    _shot(tablet, "12_chosen_colours_phone_landscape")
+    _shot(shot, tablet, "12_chosen_colours_phone_landscape")
     assert errors == [], errors  # no script error on either page
-
-
-def _new_game_in_the_form(
-    page: Any, url: str, names: list[str], colours: list[str] | None = None
-) -> None:
-    page.goto(f"{url}/new")
-    page.select_option("#game", "sparta")
-    rows = page.locator("#players .player-row")
-    assert rows.count() == 2
-    for i, name in enumerate(names):
-        rows.nth(i).locator("input[type=text]").fill(name)
-        if colours:
-            rows.nth(i).locator("input[type=color]").fill(colours[i])
-    page.click("#new-game button[type=submit]")
-    page.wait_for_url(f"{url}/play")
 
 
 def test_the_opening_plays_as_the_tests_say() -> None:
