@@ -185,7 +185,14 @@ class Detector:
         assert self.scene_small is not None and self.reference_small is not None
         f = small.astype(np.float32)
         t = self.small_threshold
-        new = (np.abs(f - self.scene_small) > t) & (np.abs(f - self.reference_small) > t)
+        changed = np.abs(f - self.scene_small) > t
+        if np.count_nonzero(changed) < 3:
+            return None
+        # The light may be changing: compare after the smooth light correction.
+        gain = _gain_field(small, self.scene_small, 31)
+        new = (np.abs(f - self.scene_small * gain) > t) & (
+            np.abs(f - self.reference_small * gain) > t
+        )
         if np.count_nonzero(new) < 3:
             return None
         count, labels, stats, _ = cv2.connectedComponentsWithStats(new.astype(np.uint8), 8)
@@ -268,10 +275,13 @@ class Detector:
         self.darts = remaining
 
         evidence = np.minimum(d_scene, d_ref)
-        smooth = cv2.GaussianBlur(evidence, (3, 3), 0)
-        new = (smooth > t * 0.8).astype(np.uint8)
         occluders = _max_channel_absdiff(scene, reference) > t
         shadow = _shadow_like(roi, scene, d_scene, t)
+        # Over an earlier object (a dart, a magnet) a change that only darkens is the new
+        # dart's shadow falling on it, not the new dart.
+        evidence[occluders & shadow] = 0.0
+        smooth = cv2.GaussianBlur(evidence, (3, 3), 0)
+        new = (smooth > t * 0.8).astype(np.uint8)
         substantial = False  # something object-like changed: then it is no bounce-out
         found: list[tuple[float, TipFit, np.ndarray]] = []
         groups = self._groups(new)
@@ -284,31 +294,23 @@ class Detector:
                 continue  # only a shadow (of a dart, a hand, a piece), not an object
             substantial = True
             hint = self.out_of_board.at(middle)
-            fit = fit_tip(evidence, group, t, occluders, shadow, hint)
+            fit = fit_tip(evidence, group, t, occluders, shadow, hint, (roi, scene))
             if fit is None or not self._is_dart(fit, group, mm):
                 continue
             # Pieces lying along this dart's line (split by an earlier dart, or a flight
             # cut off from the shaft) belong to it: fit again with them.
             merged = self._along_line(group, groups, fit)
             if merged is not group:
-                fit = fit_tip(evidence, merged, t, occluders, shadow, hint) or fit
+                fit = fit_tip(evidence, merged, t, occluders, shadow, hint, (roi, scene)) or fit
                 group = merged
-            found.append((solid, fit, group))
-        # Darts arrive one at a time: the strongest blob is the dart; another one counts only
-        # if it is as solid and lies well apart (two darts within one settle).
+            # rank: a big solid blob with a clearly seen, unhidden point
+            found.append((solid * (0.25 + fit.quality), fit, group))
+        # Darts arrive one at a time (a settle takes a fraction of a second, a throw takes
+        # seconds): the most solid blob is the dart. Other blobs are what it did to the
+        # scene (its shadow on earlier darts, a flight it hides), never a second dart.
+        # Ranked by solid area times how clearly its point was seen.
         found.sort(key=lambda item: -item[0])
-        accepted: list[tuple[float, TipFit, np.ndarray]] = []
-        for solid, fit, group in found:
-            if accepted:
-                best_solid, best_fit, best_group = accepted[0]
-                apart = float(np.hypot(*np.subtract(fit.tip, best_fit.tip)))
-                if (
-                    solid < 0.5 * best_solid
-                    or apart * self._mm_per_px < 40
-                    or np.any(group & best_group)
-                ):
-                    continue
-            accepted.append((solid, fit, group))
+        accepted = found[:1]
         for _solid, fit, group in accepted:
             event = self._dart_event(name, fit, (x0, y0))
             gy, gx = np.nonzero(group)
@@ -399,7 +401,10 @@ class Detector:
         u, v = fit.tip[0] + offset[0], fit.tip[1] + offset[1]
         x, y = self.calibration.image_to_board(np.array([[u, v]]))[0]
         mm_px = self.calibration.mm_per_pixel((u, v))
-        sigma = mm_px * (0.5 + 1.5 * (1.0 - fit.quality)) + (3.0 if fit.occluded else 0.0)
+        sigma = mm_px * (0.5 + 1.5 * (1.0 - fit.quality))
+        if fit.occluded:
+            # uniform over the hidden stretch of the axis
+            sigma = math.hypot(sigma, fit.hidden_px * mm_px / math.sqrt(12))
         location = self.board.locate(float(x), float(y), float(sigma))
         return DartEvent(
             name,

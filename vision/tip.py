@@ -31,6 +31,7 @@ class TipFit:
     contrast: float  # level of the point over the threshold
     occluded: bool  # the point may be hidden behind an earlier object
     quality: float  # 0..1, lower means a less certain tip
+    hidden_px: float = 0.0  # length of axis hidden behind it (the tip is somewhere there)
 
 
 def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -74,11 +75,13 @@ def fit_tip(
     occluders: np.ndarray | None = None,
     shadow: np.ndarray | None = None,
     tail_hint: np.ndarray | None = None,
+    colors: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> TipFit | None:
     """Fit the tip of the one dart in ``mask`` (bool) using ``evidence`` (float32: how much
     each pixel changed, as a new object). ``occluders`` marks pixels of earlier objects that
     can hide the point; ``shadow`` pixels that only got darker; ``tail_hint`` the image
-    direction in which things sticking out of the board appear."""
+    direction in which things sticking out of the board appear; ``colors`` the frame and the
+    scene before (BGR), to tell the point from its own shadow where the two meet."""
     body = mask
     if shadow is not None:
         without = mask & ~shadow
@@ -136,7 +139,8 @@ def fit_tip(
     t_end = _run_end(t[near_axis]) if near_axis.any() else float(t.min())
     width = float(np.percentile(np.abs(n), 75)) * 2
 
-    tip_s, level, occluded = _walk(evidence, center, axis, t_end, threshold, occluders)
+    tip_s, level, hidden = _walk(evidence, center, axis, t_end, threshold, occluders, colors)
+    occluded = hidden > 0
     tip = center + axis * tip_s
     contrast = level / threshold
     quality = float(np.clip((contrast - 0.5) / 2.5, 0.0, 1.0)) * (0.3 if occluded else 1.0)
@@ -148,6 +152,7 @@ def fit_tip(
         contrast=contrast,
         occluded=occluded,
         quality=quality,
+        hidden_px=hidden,
     )
 
 
@@ -177,8 +182,10 @@ def _walk(
     t_end: float,
     threshold: float,
     occluders: np.ndarray | None,
-) -> tuple[float, float, bool]:
-    """Matched filter along the axis, outwards from inside the blob: (tip s, level, occluded)."""
+    colors: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[float, float, float]:
+    """Matched filter along the axis, outwards from inside the blob: (tip s, level, length of
+    the stretch hidden behind an earlier object, 0 if none)."""
     step = 0.25
     s = np.arange(t_end + 10.0, t_end - 40.0, -step)
     perp = np.array([-axis[1], axis[0]])
@@ -203,30 +210,60 @@ def _walk(
     )
     tau = 0.5 * threshold
     significant = signal >= tau
+    shadowy = np.zeros(len(s), bool)
+    if colors is not None:
+        # Colour on the axis, now and before: a shadow keeps the board's colour, darker.
+        now = np.stack([along(0.0, np.ascontiguousarray(colors[0][..., c])) for c in range(3)], 1)
+        was = np.stack([along(0.0, np.ascontiguousarray(colors[1][..., c])) for c in range(3)], 1)
+        n_now = np.linalg.norm(now, axis=1) + 1e-3
+        n_was = np.linalg.norm(was, axis=1) + 1e-3
+        cos = np.clip((now * was).sum(axis=1) / (n_now * n_was), -1.0, 1.0)
+        ratio = n_now / n_was
+        shadowy = (
+            (ratio < 0.97) & (ratio > 0.3) & (np.sqrt(1 - cos * cos) < 0.04 + threshold / n_now)
+        )
     start = round(6.0 / step)  # 4 px inside the blob's end (the mask is a bit fat)
     first = next((i for i in range(start, min(len(s), start + 32)) if significant[i]), None)
     if first is None:
-        return t_end, threshold * 0.5, False
+        return t_end, threshold * 0.5, 0.0
     end, i, gap, occluded = first, first, 0, False
+    hidden = 0.0
     limit = len(s) - 1
     while i < limit:
         i += 1
-        if significant[i]:
+        if significant[i] and not blocked[i]:
+            if shadowy[i] and colors is not None and i - first > 6:
+                # The point ends where its own shadow starts on the same line: the colour
+                # jumps from the point's to the darkened board's.
+                recent = now[max(first, i - 6) : i]
+                if (
+                    not shadowy[max(first, i - 6) : i].any()
+                    and np.linalg.norm(now[i] - recent.mean(axis=0)) > 2 * threshold
+                ):
+                    break
             end, gap = i, 0
             continue
         if blocked[i]:
+            # Change over an earlier object may be this dart in front of it, or only its
+            # shadow falling on it: trust only what comes out on the far side.
             # An earlier dart lies across the axis: the point may continue behind it.
             j = i
             while j < limit and blocked[j]:
                 j += 1
-            resume = next((k for k in range(j, min(limit, j + 8)) if significant[k]), None)
+            resume = next(
+                (k for k in range(j, min(limit, j + 8)) if significant[k] and not blocked[k]),
+                None,
+            )
             if resume is None:
                 occluded = True
+                hidden = (j - i) * step
                 break
             i, end, gap = resume, resume, 0
             continue
         gap += 1
-        if gap * step >= 4.0:
+        # a gap up to 4 px is bridged only where the barrel meets the point (sides still
+        # bright); elsewhere 2 px of nothing ends the point
+        if gap * step >= (4.0 if i - gap < first + int(6 / step) else 2.0):
             break
     # The point's level: the strongest signal just inside the end (the edge of a bright
     # point blurs outwards, so the run's last pixels are weaker than the point itself).
@@ -243,4 +280,8 @@ def _walk(
     else:
         frac = 0.0
     tip_s = float(s[k] - frac * step)
-    return tip_s, level, occluded
+    if occluded:
+        # The point goes on behind an earlier dart and does not come out: it enters the
+        # board somewhere behind it; the middle of the hidden stretch is the best guess.
+        tip_s -= hidden / 2
+    return tip_s, level, hidden if occluded else 0.0

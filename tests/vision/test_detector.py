@@ -1,0 +1,117 @@
+"""The detector on simulated sessions: what a player would notice at the board."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.sim.render import Light
+from vision.sim.testing import bounceouts, darts, make_session, run_detector, takeouts
+
+
+def _errors(found, truth) -> list[float]:
+    return [
+        math.hypot(f.x_mm - t["x_mm"], f.y_mm - t["y_mm"])
+        for f, t in zip(found, truth, strict=True)
+    ]
+
+
+def test_three_darts_found_to_the_millimetre_and_zones_given():
+    def script(b):
+        for _ in range(3):
+            b.throw()
+
+    session = make_session("classic", 3, script)
+    events = run_detector(session)
+    found = darts(events)
+    assert len(found) == 3
+    errors = _errors(found, session.truth["darts"])
+    assert max(errors) < 2.5, errors
+    assert float(np.median(errors)) < 1.2, errors
+    for event, truth in zip(found, session.truth["darts"], strict=True):
+        expected = session.board.locate(truth["x_mm"], truth["y_mm"], 2.5)
+        if not expected.on_line:
+            assert event.zone == expected.zone
+        assert event.sigma_mm > 0
+
+
+def test_steep_view_with_jpeg_still_finds_every_dart():
+    def script(b):
+        for _ in range(3):
+            b.throw()
+
+    session = make_session("groundround", 11, script, tilt=50.0, azimuth=200.0, jpeg=85)
+    found = darts(run_detector(session))
+    assert len(found) == 3
+    assert max(_errors(found, session.truth["darts"])) < 4.0
+
+
+def test_bounce_out_is_reported_as_such_and_never_as_a_dart():
+    def script(b):
+        b.throw(bounce=True)
+        b.idle(5)
+
+    events = run_detector(make_session("classic", 5, script))
+    assert darts(events) == []
+    assert len(bounceouts(events)) == 1
+
+
+def test_takeout_reported_once_even_when_magnets_were_moved_and_next_dart_is_found():
+    def script(b):
+        b.throw()
+        b.throw()
+        b.takeout(move_magnets=True)
+        b.throw()
+
+    session = make_session("groundround", 7, script, magnets=3)
+    events = run_detector(session)
+    assert len(takeouts(events)) == 1
+    found = darts(events)
+    assert len(found) == 3
+    takeout_frame = next(i for i, e in events if e in takeouts(events))
+    after = [e for i, e in events if i > takeout_frame and e in found]
+    assert len(after) == 1
+    last = session.truth["darts"][-1]
+    assert math.hypot(after[0].x_mm - last["x_mm"], after[0].y_mm - last["y_mm"]) < 2.5
+
+
+def test_people_in_front_of_the_board_give_no_dart():
+    def script(b):
+        b.person_passes(pause=8)
+        b.hand_wave()
+        b.hand_wave()
+
+    events = run_detector(make_session("classic", 9, script))
+    assert events == []
+
+
+def test_slow_light_change_and_noise_give_no_dart():
+    drifting = Light(
+        direction=(0.2, 0.5, 0.84),
+        level=0.9,
+        gradient=0.25,
+        vignette=0.3,
+        drift=0.15,
+        period_s=6.0,
+        shadow=0.3,
+        penumbra_px=2.0,
+    )
+
+    def script(b):
+        b.idle(150)
+
+    events = run_detector(make_session("classic", 13, script, light=drifting, noise=3.5, jpeg=80))
+    assert events == []
+
+
+def test_dart_landing_next_to_and_behind_an_earlier_dart_is_found():
+    def script(b):
+        b.throw()
+        for _ in range(2):
+            b.throw(near_previous=True)
+
+    session = make_session("classic", 21, script, tilt=45.0, azimuth=120.0)
+    found = darts(run_detector(session))
+    assert len(found) == 3
+    assert max(_errors(found, session.truth["darts"])) < 4.0
