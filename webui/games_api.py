@@ -11,11 +11,29 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
+from oche.table import GameSession
 from rules.base import ActionFormatError
 from rules.conquest.board import COLUMNS, ROWS, key_square, parse_square, square_name
 from webui.context import error, table
 
 bp = Blueprint("games_api", __name__, url_prefix="/api")
+
+
+def _session_playing(game: str) -> tuple[GameSession | None, Any]:
+    """The session on the table if it plays ``game``; otherwise ``None`` and the error
+    answer that says why (no game at all: 409; another game: 404)."""
+    session = table().session
+    if session is None:
+        return None, error("no game in progress: start one on the New game page", 409)
+    if session.record.game != game:
+        return None, error(f"the game in progress is {session.record.game}, not {game}", 404)
+    return session, None
+
+
+def _last_seq(session: GameSession) -> int | None:
+    """The number of the last logged action (``None`` before the first): it names the
+    position, so that a tablet can drop an answer that arrives late. Hold the lock."""
+    return session.entries[-1].seq if session.entries else None
 
 
 @bp.get("/conquest/destinations")
@@ -29,15 +47,13 @@ def conquest_destinations():
     ``wins``, ``action``). ``last_seq`` names the position: the number of the last logged
     action (``None`` before the first), so a tablet can drop an answer that arrived late.
     """
-    session = table().session
-    if session is None:
-        return error("no game in progress: start one on the New game page", 409)
-    if session.record.game != "conquest":
-        return error(f"the game in progress is {session.record.game}, not conquest", 404)
+    session, refusal = _session_playing("conquest")
+    if refusal is not None:
+        return refusal
     with session.lock:
         state = session.state
         engine = session.engine
-        last_seq = session.entries[-1].seq if session.entries else None
+        last_seq = _last_seq(session)
         square = request.args.get("square")
         any_owner = request.args.get("any_owner") in ("1", "true", "yes")
         dice: dict[str, list[dict[str, Any]]] = {}
@@ -111,15 +127,13 @@ def sparta_moves():
     ``board`` names the files and ranks and gives the colours to draw the two sides in;
     ``last_seq`` names the position (see ``conquest_destinations``).
     """
-    session = table().session
-    if session is None:
-        return error("no game in progress: start one on the New game page", 409)
-    if session.record.game != "sparta":
-        return error(f"the game in progress is {session.record.game}, not sparta", 404)
+    session, refusal = _session_playing("sparta")
+    if refusal is not None:
+        return refusal
     with session.lock:
         state = session.state
         engine = session.engine
-        last_seq = session.entries[-1].seq if session.entries else None
+        last_seq = _last_seq(session)
         square = request.args.get("square")
         pieces: dict[str, list[dict[str, Any]]] = {}
         try:
@@ -238,15 +252,13 @@ def groundround_strength():
     game), found by playing it on a copy of the game. ``last_seq`` names the position (see
     ``conquest_destinations``).
     """
-    session = table().session
-    if session is None:
-        return error("no game in progress: start one on the New game page", 409)
-    if session.record.game != "groundround":
-        return error(f"the game in progress is {session.record.game}, not groundround", 404)
+    session, refusal = _session_playing("groundround")
+    if refusal is not None:
+        return refusal
     with session.lock:
         state = session.state
         engine = session.engine
-        last_seq = session.entries[-1].seq if session.entries else None
+        last_seq = _last_seq(session)
         return jsonify(
             {
                 "game_id": session.id,

@@ -19,6 +19,7 @@ import hmac
 import json
 import secrets
 import time
+from functools import wraps
 from typing import Any
 
 from flask import Blueprint, jsonify, render_template, request
@@ -149,25 +150,28 @@ def player_state(token: str):
     return jsonify(_player_snapshot(found[1]))
 
 
-def _phone_post_checks():
-    """A phone's POST: same origin and JSON, as the tablet's commands (no PIN needed)."""
-    if not same_origin():
-        return error("cross-site request refused", 403)
-    if not request.is_json:
-        return error("send the command as JSON (Content-Type: application/json)", 415)
-    return None
+def _phone_command(view):
+    """A phone's POST: same origin and JSON, as the tablet's commands, but authorised by the
+    seat token instead of the PIN. The view is called with the token's session and seat."""
+
+    @wraps(view)
+    def wrapper(token: str):
+        if not same_origin():
+            return error("cross-site request refused", 403)
+        if not request.is_json:
+            return error("send the command as JSON (Content-Type: application/json)", 415)
+        found = seat_of(token)
+        if found is None:
+            return error(WRONG_LINK, 404)
+        return view(*found)
+
+    return wrapper
 
 
 @bp.post("/api/player/<token>/action")
-def player_action(token: str):
+@_phone_command
+def player_action(session: GameSession, seat: int):
     """An action of the token's own seat (e.g. its secret ``choose_cards``)."""
-    refused = _phone_post_checks()
-    if refused is not None:
-        return refused
-    found = seat_of(token)
-    if found is None:
-        return error(WRONG_LINK, 404)
-    session, seat = found
     act = json_body().get("action")
     if not isinstance(act, dict) or not isinstance(act.get("type"), str):
         return error('"action" must be an object with a "type"')
@@ -180,15 +184,9 @@ def player_action(token: str):
 
 
 @bp.post("/api/player/<token>/roll")
-def player_roll(token: str):
+@_phone_command
+def player_roll(session: GameSession, seat: int):
     """The server rolls the die this seat is asked to roll."""
-    refused = _phone_post_checks()
-    if refused is not None:
-        return refused
-    found = seat_of(token)
-    if found is None:
-        return error(WRONG_LINK, 404)
-    session, seat = found
     value = _roll(session, seat)
     return jsonify({**_player_snapshot(seat), "rolled": value})
 
@@ -217,15 +215,9 @@ def _roll(session: GameSession, seat: int | None) -> int:
 
 
 @bp.post("/api/player/<token>/draw")
-def player_draw(token: str):
+@_phone_command
+def player_draw(session: GameSession, seat: int):
     """The server draws this seat's face-down special card at random."""
-    refused = _phone_post_checks()
-    if refused is not None:
-        return refused
-    found = seat_of(token)
-    if found is None:
-        return error(WRONG_LINK, 404)
-    session, seat = found
     _draw(session, seat)
     return jsonify(_player_snapshot(seat))
 
