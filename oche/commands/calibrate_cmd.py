@@ -187,6 +187,12 @@ def _print(
         )
         return
     print(result.report.text())
+    limit = result.max_rms_mm
+    if refused is None:
+        forced = " (forced)" if not result.acceptable else ""
+        print(f"quality check: passed{forced} (RMS limit {limit:.1f} mm)")
+    else:
+        print(f"quality check: FAILED (RMS limit {limit:.1f} mm)")
     if overlay:
         print(f"overlay: {overlay} (check that the outlines sit on the printed lines)")
     if written:
