@@ -21,10 +21,11 @@ class Message:
     event: str
     data: dict[str, Any]
     time: float
+    #: The wire form, made once at publishing rather than once per listening tablet.
+    sse: str = ""
 
     def to_sse(self) -> str:
-        body = json.dumps(self.data, separators=(",", ":"))
-        return f"id: {self.id}\nevent: {self.event}\ndata: {body}\n\n"
+        return self.sse
 
 
 class Hub:
@@ -36,7 +37,9 @@ class Hub:
 
     def publish(self, event: str, data: dict[str, Any]) -> Message:
         with self._changed:
-            message = Message(self._next_id, event, data, time.time())
+            body = json.dumps(data, separators=(",", ":"))
+            wire = f"id: {self._next_id}\nevent: {event}\ndata: {body}\n\n"
+            message = Message(self._next_id, event, data, time.time(), wire)
             self._next_id += 1
             self._messages.append(message)
             self._changed.notify_all()

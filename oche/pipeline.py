@@ -30,6 +30,7 @@ from vision.frames import Frame, FrameSource
 log = logging.getLogger("oche.pipeline")
 
 CROP_PX = 96  # half size of the picture kept around each detected tip
+DRIFT_EVERY_S = 60.0  # how often a still, empty board is checked against the calibration
 
 
 class CameraPipeline:
@@ -60,6 +61,8 @@ class CameraPipeline:
         self._stop = threading.Event()
         self.settled_at: float | None = None  # perf_counter of the frame a dart settled in
         self.lens_views: list[tuple[str, np.ndarray]] = []
+        self._last_drift_check: float | None = None
+        self.drift: dict[str, Any] | None = None
         self.lens: Any = None  # calibration.lens.Lens once measured
 
     # --- running ------------------------------------------------------------------------
@@ -94,6 +97,7 @@ class CameraPipeline:
                 for event in events:
                     self.settled_at = started
                     self._handle(event, frame)
+                self._maybe_check_drift(frame, detector)
         except Exception as exc:
             log.exception("camera pipeline stopped")
             self.last_error = f"camera stopped: {exc}"
@@ -128,6 +132,33 @@ class CameraPipeline:
             self._tell(f"The camera's dart was not accepted: {exc.message}", error=True)
             return
         self.table.store.link_detection(detection_id, session.entries[-1].seq)
+
+    def _maybe_check_drift(self, frame: Frame, detector: Detector) -> None:
+        """Now and then, on a still board without darts: has the board or camera moved?"""
+        now = time.monotonic()
+        if self._last_drift_check is None:
+            self._last_drift_check = now
+        if now - self._last_drift_check < DRIFT_EVERY_S:
+            return
+        if detector.state != "still" or detector.darts or self.calibration is None:
+            return
+        from calibration.drift import check_drift
+
+        self._last_drift_check = now
+        try:
+            result = check_drift(self.calibration, self.board, frame.image)
+        except Exception as exc:  # a failed check must never stop the camera
+            log.warning("drift check failed: %s", exc)
+            return
+        self.drift = result.to_json()
+        if result.status == "recalibrated" and result.calibration is not None:
+            self.use_calibration(result.calibration)
+            self._tell(
+                f"The board or camera moved {result.moved_mm:.1f} mm: recalibrated from the markers."
+            )
+        elif result.status == "moved":
+            self.last_error = result.message
+            self._tell(result.message, error=True)
 
     def _tell(self, message: str, error: bool = False) -> None:
         self.table.hub.publish("detection", {"message": message, "error": error})
@@ -176,6 +207,7 @@ class CameraPipeline:
                 )
             ),
             "lens_views": len(self.lens_views),
+            "drift": self.drift["message"] if self.drift else "not checked yet",
             "last_error": self.last_error
             or (
                 source_status.message if source_status and source_status.state == "failed" else None

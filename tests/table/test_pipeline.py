@@ -68,3 +68,22 @@ def test_status_snapshot_and_tablet_calibration(table_with_camera) -> None:
     assert no_sheet.status_code == 400 and "ChArUco" in no_sheet.json["error"]
     too_few = client.post("/api/calibrate", json={"method": "lens"})
     assert too_few.status_code == 400 and "at least 4" in too_few.json["error"]
+
+
+def test_a_still_empty_board_is_checked_for_drift(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import oche.pipeline
+
+    monkeypatch.setattr(oche.pipeline, "DRIFT_EVERY_S", 0.3)
+    board = boards.load("groundround")
+    table = Table(Store(tmp_path / "oche.sqlite3"))
+    source = LiveSimSource(board, seed=5, realtime=False)
+    pipeline = CameraPipeline(source, board, from_camera(source.camera, board.id), table)
+    pipeline.start()
+    try:
+        assert _wait(lambda: pipeline.drift is not None)
+    finally:
+        pipeline.stop()
+    assert pipeline.drift["status"] == "ok", pipeline.drift
+    assert pipeline.status()["drift"] == pipeline.drift["message"]

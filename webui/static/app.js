@@ -52,6 +52,87 @@ async function post(url, body) {
 Oche.post = post;
 
 function control() { return document.body.dataset.control === "yes"; }
+Oche.control = control;
+
+// --- helpers shared by the game views (static/games/*.js) ------------------------------
+// Colours: "#rrggbb" -> [r, g, b] (grey for anything else), and a colour darkened
+// (factor < 1) or lightened (factor > 1), clamped to the valid range.
+function rgb(hex) {
+  const m = /^#?([0-9a-f]{6})$/i.exec(hex || "");
+  const n = m ? parseInt(m[1], 16) : 0x888888;
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+function shade(hex, factor) {
+  const [r, g, b] = rgb(hex).map((v) => Math.max(0, Math.min(255, Math.round(v * factor))));
+  return `rgb(${r},${g},${b})`;
+}
+Oche.rgb = rgb;
+Oche.shade = shade;
+
+// A position is named by the game and the number of its last logged action: the board-view
+// endpoints answer with the same two values, so a late answer can be told apart.
+function lastSeq(snap) {
+  const log = snap.log || [];
+  return log.length ? log[log.length - 1].seq : null;
+}
+function positionKey(snap) {
+  return `${snap.id}|${lastSeq(snap)}`;
+}
+function answerKey(data) {
+  return `${data.game_id}|${data.last_seq}`;
+}
+Oche.lastSeq = lastSeq;
+Oche.positionKey = positionKey;
+Oche.answerKey = answerKey;
+
+// GET a board-view endpoint for the position `snap` shows, one request per position at a
+// time (`guard.fetching` holds the position asked about). `use(data)` gets the answer and
+// must itself drop one that arrives late (compare answerKey with the position now shown).
+// `what` names the data in the error messages; `flashRefusal: false` keeps quiet about a
+// refusal (e.g. another game has started and its own view takes over).
+async function fetchForPosition(guard, snap, url, what, use, { flashRefusal = true } = {}) {
+  const wanted = positionKey(snap);
+  if (guard.fetching === wanted) return;
+  guard.fetching = wanted;
+  try {
+    const response = await fetch(url, { credentials: "same-origin" });
+    const data = await response.json();
+    if (!response.ok) {
+      if (flashRefusal) flash(data.error || `could not load ${what}`, true);
+      return;
+    }
+    await use(data);
+  } catch (e) {
+    flash(`could not load ${what}: is the server running?`, true);
+  } finally {
+    if (guard.fetching === wanted) guard.fetching = null;
+  }
+}
+Oche.fetchForPosition = fetchForPosition;
+
+// POST a move and draw the answer; a second tap while the first is on its way is ignored
+// (`guard.sending`), so a double tap never sends a move twice. `accepted(data)` runs once
+// the server took the action, before the page is drawn again.
+async function sendAction(guard, action, accepted = null) {
+  if (guard.sending) return;
+  guard.sending = true;
+  try {
+    const data = await post("/api/action", { action });
+    if (accepted) accepted(data);
+    await render(data);
+  } catch (e) {
+    /* post flashed the reason */
+  } finally {
+    guard.sending = false;
+  }
+}
+Oche.sendAction = sendAction;
+
+// The element matching `selector` that a tap landed in (or null).
+function tapped(event, selector) {
+  return event.target.closest ? event.target.closest(selector) : null;
+}
+Oche.tapped = tapped;
 
 // --- login ----------------------------------------------------------------------------
 function setupLogin() {
@@ -141,6 +222,7 @@ function zoneName(id) {
   const zone = Oche.board && Oche.board.zones[id];
   return zone ? zone.name : id;
 }
+Oche.zoneName = zoneName;
 
 function describeDart(action) {
   if (action.type === "miss") return "miss";
@@ -207,6 +289,7 @@ function button(label, onClick, cls = "") {
   b.addEventListener("click", onClick);
   return b;
 }
+Oche.button = button;
 
 function renderPrompt(snap) {
   const turn = $("#turn");
@@ -431,6 +514,7 @@ async function refreshStatus() {
         ["Frames per second", cam.fps !== undefined ? cam.fps.toFixed(1) : ""],
         ["Detector", cam.detector || ""],
         ["Calibration", cam.calibration || "none"],
+        ["Board position check", cam.drift || "not checked yet"],
         ["Last error", cam.last_error || "none"],
       ]
     : [["Camera", "no camera in this mode (darts are entered on the tablet)"]];
