@@ -13,6 +13,7 @@ import boards
 from boards.printing import render_svg
 from boards.scene import build_scene
 from oche.errors import UserError
+from oche.table import DEFAULT_BOARDS
 from rules import GAMES, RulesError, game_class
 from webui.context import (
     camera,
@@ -101,7 +102,8 @@ def catalog():
                 "min_players": cls.min_players,
                 "max_players": cls.max_players,
                 "options": dict(cls.default_options),
-                "boards": list(boards.BUILTIN) if name in ("dartwars", "groundround") else [],
+                # The built-in board each dart game is drawn for (other maps: `oche board import`).
+                "boards": [DEFAULT_BOARDS[name]] if name in DEFAULT_BOARDS else [],
             }
         )
     return jsonify({"games": games, "colors": PLAYER_COLORS})
