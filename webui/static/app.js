@@ -128,6 +128,17 @@ async function sendAction(guard, action, accepted = null) {
 }
 Oche.sendAction = sendAction;
 
+// Rebuild the prompt's buttons with a game view's `fill(div, snap)` after a tap changed what
+// they offer: only in control and while the prompt is one of `kinds`.
+function refillChoices(snap, kinds, fill) {
+  const div = document.getElementById("choices");
+  if (div && control() && snap && kinds.includes((snap.prompt || {}).kind)) {
+    div.innerHTML = "";
+    fill(div, snap);
+  }
+}
+Oche.refillChoices = refillChoices;
+
 // The element matching `selector` that a tap landed in (or null).
 function tapped(event, selector) {
   return event.target.closest ? event.target.closest(selector) : null;

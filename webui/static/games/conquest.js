@@ -37,15 +37,8 @@
 
   const el = (name, attrs, parent) => Oche.svgEl(name, attrs, parent);
   const key = (sq) => `${sq[0]},${sq[1]}`;
-  const control = () => document.body.dataset.control === "yes";
-
-  function lastSeq(snap) {
-    const log = snap.log || [];
-    return log.length ? log[log.length - 1].seq : null;
-  }
-  function positionKey(snap) {
-    return `${snap.id}|${lastSeq(snap)}`;
-  }
+  const control = Oche.control;
+  const positionKey = Oche.positionKey;
 
   // --- geometry ------------------------------------------------------------------------
   function cellX(sq) { return sq[0] * S; }
@@ -54,17 +47,9 @@
   function squareName(sq) { return `${view.board.column_names[sq[0]]}${sq[1] + 1}`; }
 
   // --- colours -------------------------------------------------------------------------
-  function rgb(hex) {
-    const m = /^#?([0-9a-f]{6})$/i.exec(hex || "");
-    const n = m ? parseInt(m[1], 16) : 0x888888;
-    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-  }
-  function shade(hex, factor) {
-    const [r, g, b] = rgb(hex).map((v) => Math.max(0, Math.min(255, Math.round(v * factor))));
-    return `rgb(${r},${g},${b})`;
-  }
+  const shade = Oche.shade;
   function pipColor(hex) {
-    const [r, g, b] = rgb(hex);
+    const [r, g, b] = Oche.rgb(hex);
     return 0.299 * r + 0.587 * g + 0.114 * b > 160 ? "#1f2328" : "#ffffff";
   }
 
@@ -340,52 +325,34 @@
   }
 
   // --- talking to the server -----------------------------------------------------------
-  async function fetchMoves(snap) {
-    const wanted = positionKey(snap);
-    if (view.fetching === wanted) return;
-    view.fetching = wanted;
-    try {
-      const response = await fetch("/api/conquest/destinations", { credentials: "same-origin" });
-      const data = await response.json();
-      if (!response.ok) { Oche.flash(data.error || "could not load the moves", true); return; }
+  function fetchMoves(snap) {
+    return Oche.fetchForPosition(view, snap, "/api/conquest/destinations", "the moves", (data) => {
       view.board = data.board;
       // A late answer for an older position is dropped; the newer one is on its way.
-      if (`${data.game_id}|${data.last_seq}` !== positionKey(view.snap)) return;
+      if (Oche.answerKey(data) !== positionKey(view.snap)) return;
       view.moves = data.dice;
       draw();
       refreshChoices();
-    } catch (e) {
-      Oche.flash("could not load the moves: is the server running?", true);
-    } finally {
-      if (view.fetching === wanted) view.fetching = null;
-    }
+    });
   }
 
-  async function send(entry) {
-    if (view.sending) return; // a double tap must not send the move twice
-    view.sending = true;
-    try {
-      const data = await Oche.post("/api/action", { action: entry.action });
+  function send(entry) {
+    return Oche.sendAction(view, entry.action, () => {
       view.selected = null;
       view.choosing = null;
-      await Oche.render(data);
-    } catch (e) {
-      /* Oche.post flashed the reason */
-    } finally {
-      view.sending = false;
-    }
+    });
   }
 
   // --- touching the board --------------------------------------------------------------
   function onTap(event) {
     const snap = view.snap;
     if (!snap || !view.board) return;
-    const pathEl = event.target.closest ? event.target.closest(".path-choice") : null;
+    const pathEl = Oche.tapped(event, ".path-choice");
     if (view.choosing && pathEl) {
       send(view.choosing.entries[Number(pathEl.dataset.index)]);
       return;
     }
-    const hit = event.target.closest ? event.target.closest("[data-square]") : null;
+    const hit = Oche.tapped(event, "[data-square]");
     const k = hit ? hit.dataset.square : null;
     if (!k) return;
     if (!control()) { Oche.flash("Enter the table's PIN to move dice from this tablet.", true); return; }
@@ -416,11 +383,7 @@
   }
 
   function refreshChoices() {
-    const div = document.getElementById("choices");
-    if (div && control() && view.snap && (view.snap.prompt || {}).kind === "move") {
-      div.innerHTML = "";
-      choices(div, view.snap);
-    }
+    Oche.refillChoices(view.snap, ["move"], choices);
   }
 
   // --- the prompt area -----------------------------------------------------------------

@@ -23,18 +23,11 @@
   };
 
   const el = (name, attrs, parent) => Oche.svgEl(name, attrs, parent);
-  const control = () => document.body.dataset.control === "yes";
+  const control = Oche.control;
 
   // --- small helpers --------------------------------------------------------------------
-  function lastSeq(snap) {
-    const log = snap.log || [];
-    return log.length ? log[log.length - 1].seq : null;
-  }
-  function positionKey(snap) {
-    return `${snap.id}|${lastSeq(snap)}`;
-  }
   function syncPosition(snap) {
-    const key = positionKey(snap);
+    const key = Oche.positionKey(snap);
     if (key !== view.posKey) {
       view.posKey = key;
       view.selected = null;
@@ -47,22 +40,11 @@
   function color(snap, p) {
     return Oche.playerColor(snap, p);
   }
-  function zoneName(zone) {
-    const z = Oche.board && Oche.board.zones[zone];
-    return z ? z.name : zone;
-  }
-  function rgb(hex) {
-    const m = /^#?([0-9a-f]{6})$/i.exec(hex || "");
-    const n = m ? parseInt(m[1], 16) : 0x888888;
-    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-  }
+  const zoneName = Oche.zoneName;
+  const shade = Oche.shade;
   function ink(hex) {
-    const [r, g, b] = rgb(hex);
+    const [r, g, b] = Oche.rgb(hex);
     return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#111827" : "#ffffff";
-  }
-  function shade(hex, factor) {
-    const [r, g, b] = rgb(hex).map((v) => Math.max(0, Math.min(255, Math.round(v * factor))));
-    return `rgb(${r},${g},${b})`;
   }
   function mm(value) {
     return value === null || value === undefined ? "off the target" : `${Number(value).toFixed(1)} mm`;
@@ -472,19 +454,11 @@
     if (Oche.snapshot) Oche.render(Oche.snapshot);
   }
 
-  async function send(action) {
-    if (view.sending) return; // a double tap must not send a move twice
-    view.sending = true;
-    try {
-      const data = await Oche.post("/api/action", { action });
+  function send(action) {
+    return Oche.sendAction(view, action, () => {
       view.selected = null;
       view.choice = null;
-      await Oche.render(data);
-    } catch (e) {
-      /* Oche.post flashed the reason */
-    } finally {
-      view.sending = false;
-    }
+    });
   }
 
   function pick(options) {
@@ -502,7 +476,7 @@
     event.stopPropagation();
     if (!control()) { Oche.flash("Enter the table's PIN to move magnets from this tablet.", true); return; }
     syncPosition(snap);
-    const node = event.target.closest ? event.target.closest("[data-zone]") : null;
+    const node = Oche.tapped(event, "[data-zone]");
     const zone = node ? node.dataset.zone : null;
     const moves = moveOptions(snap);
     if (!zone) return;

@@ -458,13 +458,7 @@
   }
 
   // --- the tablet's buttons ------------------------------------------------------------
-  function button(label, onClick, cls = "") {
-    const b = document.createElement("button");
-    b.textContent = label;
-    if (cls) b.className = cls;
-    b.addEventListener("click", onClick);
-    return b;
-  }
+  const button = Oche.button;
 
   async function send(url, body) {
     try {

@@ -36,16 +36,10 @@
   };
 
   const el = (name, attrs, parent) => Oche.svgEl(name, attrs, parent);
-  const control = () => document.body.dataset.control === "yes";
+  const control = Oche.control;
 
   // --- positions -----------------------------------------------------------------------
-  function lastSeq(snap) {
-    const log = snap.log || [];
-    return log.length ? log[log.length - 1].seq : null;
-  }
-  function positionKey(snap) {
-    return `${snap.id}|${lastSeq(snap)}`;
-  }
+  const positionKey = Oche.positionKey;
   function lastActionType(snap) {
     const log = snap.log || [];
     return log.length ? log[log.length - 1].action.type : null;
@@ -65,23 +59,17 @@
     fetchStrength(snap);
   }
 
-  async function fetchStrength(snap) {
+  function fetchStrength(snap) {
     const wanted = positionKey(snap);
-    if (view.fetching === wanted) return;
-    view.fetching = wanted;
-    try {
-      const response = await fetch("/api/groundround/strength", { credentials: "same-origin" });
-      const data = await response.json();
-      if (!response.ok) return; // another game took over; its own view draws it
+    const use = (data) => {
       // A late answer for an older position is dropped; the newer one is on its way.
-      if (`${data.game_id}|${data.last_seq}` !== positionKey(view.snap)) return;
+      if (Oche.answerKey(data) !== positionKey(view.snap)) return;
       view.strength = { ...data, key: wanted };
       redraw(false);
-    } catch (e) {
-      Oche.flash("could not load attack and defence: is the server running?", true);
-    } finally {
-      if (view.fetching === wanted) view.fetching = null;
-    }
+    };
+    // A refusal means another game took over; its own view draws it.
+    const url = "/api/groundround/strength";
+    return Oche.fetchForPosition(view, snap, url, "attack and defence", use, { flashRefusal: false });
   }
 
   function strength() {
@@ -105,15 +93,7 @@
   }
 
   // --- colours -------------------------------------------------------------------------
-  function rgb(hex) {
-    const m = /^#?([0-9a-f]{6})$/i.exec(hex || "");
-    const n = m ? parseInt(m[1], 16) : 0x888888;
-    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-  }
-  function shade(hex, factor) {
-    const [r, g, b] = rgb(hex).map((v) => Math.max(0, Math.min(255, Math.round(v * factor))));
-    return `rgb(${r},${g},${b})`;
-  }
+  const shade = Oche.shade;
 
   // --- what the prompt lets a tap do ----------------------------------------------------
   function actions(snap) { return (snap.prompt_options || []).map((o) => o.action); }
@@ -449,7 +429,7 @@
     if (!pinTapsActive(snap)) return;
     event.stopPropagation();
     event.preventDefault();
-    const zoneEl = event.target.closest ? event.target.closest(".zone") : null;
+    const zoneEl = Oche.tapped(event, ".zone");
     if (!zoneEl) return;
     const id = hexOf(zoneEl.dataset.zone);
     const { targets, sources } = pinChoices(snap);
@@ -469,17 +449,8 @@
     svg.addEventListener("click", onTapCapture, true);
   }
 
-  async function send(action) {
-    if (view.sending) return; // a double tap must not send twice
-    view.sending = true;
-    try {
-      const data = await Oche.post("/api/action", { action });
-      await Oche.render(data);
-    } catch (e) {
-      /* Oche.post flashed the reason */
-    } finally {
-      view.sending = false;
-    }
+  function send(action) {
+    return Oche.sendAction(view, action);
   }
 
   function pinHint(snap) {

@@ -34,15 +34,8 @@
 
   const el = (name, attrs, parent) => Oche.svgEl(name, attrs, parent);
   const key = (sq) => `${sq[0]},${sq[1]}`;
-  const control = () => document.body.dataset.control === "yes";
-
-  function lastSeq(snap) {
-    const log = snap.log || [];
-    return log.length ? log[log.length - 1].seq : null;
-  }
-  function positionKey(snap) {
-    return `${snap.id}|${lastSeq(snap)}`;
-  }
+  const control = Oche.control;
+  const positionKey = Oche.positionKey;
 
   // --- geometry and names --------------------------------------------------------------
   function size() { return view.snap.state.size; }
@@ -61,15 +54,8 @@
   function colour(player) {
     return view.board ? view.board.colours[player] : Oche.playerColor(view.snap, player);
   }
-  function rgb(hex) {
-    const m = /^#?([0-9a-f]{6})$/i.exec(hex || "");
-    const n = m ? parseInt(m[1], 16) : 0x888888;
-    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-  }
-  function shade(hex, factor) {
-    const [r, g, b] = rgb(hex).map((v) => Math.max(0, Math.min(255, Math.round(v * factor))));
-    return `rgb(${r},${g},${b})`;
-  }
+  const rgb = Oche.rgb;
+  const shade = Oche.shade;
   function tint(hex, amount) {
     // Mix with white: 0 = the colour, 1 = white.
     const [r, g, b] = rgb(hex).map((v) => Math.round(v + (255 - v) * amount));
@@ -406,27 +392,17 @@
   }
 
   // --- talking to the server -----------------------------------------------------------
-  async function fetchMoves(snap) {
-    const wanted = positionKey(snap);
-    if (view.fetching === wanted) return;
-    view.fetching = wanted;
-    try {
-      const response = await fetch("/api/sparta/moves", { credentials: "same-origin" });
-      const data = await response.json();
-      if (!response.ok) { Oche.flash(data.error || "could not load the moves", true); return; }
+  function fetchMoves(snap) {
+    return Oche.fetchForPosition(view, snap, "/api/sparta/moves", "the moves", async (data) => {
       const firstBoard = !view.board;
       view.board = data.board;
       if (firstBoard) syncColours(view.snap);
       // A late answer for an older position is dropped; the newer one is on its way.
-      const current = `${data.game_id}|${data.last_seq}` === positionKey(view.snap);
+      const current = Oche.answerKey(data) === positionKey(view.snap);
       if (current) view.moves = data.pieces;
       if (firstBoard) await Oche.render(view.snap); // the whole page in our colours
       else if (current) update();
-    } catch (e) {
-      Oche.flash("could not load the moves: is the server running?", true);
-    } finally {
-      if (view.fetching === wanted) view.fetching = null;
-    }
+    });
   }
 
   function syncColours(snap) {
@@ -434,18 +410,8 @@
     if (view.board && snap) snap.colors = view.board.colours.slice();
   }
 
-  async function send(action) {
-    if (view.sending) return; // a double tap must not send the move twice
-    view.sending = true;
-    try {
-      const data = await Oche.post("/api/action", { action });
-      view.selected = null;
-      await Oche.render(data);
-    } catch (e) {
-      /* Oche.post flashed the reason */
-    } finally {
-      view.sending = false;
-    }
+  function send(action) {
+    return Oche.sendAction(view, action, () => { view.selected = null; });
   }
 
   function moveAction(entry) {
@@ -457,7 +423,7 @@
   function onTap(event) {
     const snap = view.snap;
     if (!snap || !snap.state) return;
-    const hit = event.target.closest ? event.target.closest("[data-square]") : null;
+    const hit = Oche.tapped(event, "[data-square]");
     const k = hit ? hit.dataset.square : null;
     if (!k) return;
     const piece = pieceAt(k.split(",").map(Number));
@@ -491,7 +457,7 @@
       const response = await fetch(`/api/sparta/moves?square=${k}`, { credentials: "same-origin" });
       const data = await response.json();
       if (!response.ok) { Oche.flash(data.error || "could not load that piece's moves", true); return; }
-      if (`${data.game_id}|${data.last_seq}` !== wanted || view.posKey !== wanted) return;
+      if (Oche.answerKey(data) !== wanted || view.posKey !== wanted) return;
       view.peek = { square: k, to: (data.pieces[k] || []).map((e) => key(e.to)) };
       update();
     } catch (e) {
@@ -519,11 +485,7 @@
   }
 
   function refreshChoices() {
-    const div = document.getElementById("choices");
-    if (div && control() && view.snap && (view.snap.prompt || {}).kind === "move") {
-      div.innerHTML = "";
-      choices(div, view.snap);
-    }
+    Oche.refillChoices(view.snap, ["move"], choices);
   }
 
   // --- the prompt area -----------------------------------------------------------------
