@@ -40,6 +40,7 @@ class DetectorConfig:
     max_group_gap_mm: float = 40.0  # pieces of one dart split by an earlier dart
     min_dart_mm2: float = 250.0  # a barrel alone covers more than this
     max_piece_solidity: float = 0.75  # round pieces fill their convex hull, flights do not
+    unseen_point_sigma_mm: float = 8.0  # about half a dart point's visible length
 
 
 @dataclass
@@ -402,6 +403,10 @@ class Detector:
         x, y = self.calibration.image_to_board(np.array([[u, v]]))[0]
         mm_px = self.calibration.mm_per_pixel((u, v))
         sigma = mm_px * (0.5 + 1.5 * (1.0 - fit.quality))
+        if not fit.point_seen:
+            # The point blends into the board (a dark point on a dark segment): the tip lies
+            # somewhere ahead of the barrel, a point's length at most.
+            sigma = max(sigma, self.config.unseen_point_sigma_mm)
         if fit.occluded:
             # uniform over the hidden stretch of the axis
             sigma = math.hypot(sigma, fit.hidden_px * mm_px / math.sqrt(12))

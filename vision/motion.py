@@ -17,13 +17,23 @@ MAD_TO_SIGMA = 1.4826
 
 
 def downscale(image: np.ndarray, width: int) -> np.ndarray:
-    """Grey image about ``width`` pixels wide (area averaging: it also averages noise)."""
+    """Grey float image ``width`` pixels wide (area averaging: it also averages noise)."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    grey = grey.astype(np.float32)  # keep the averaged precision: noise is measured on it
     h, w = grey.shape[:2]
     if w == width:
         return grey
     height = max(1, round(h * width / w))
     return cv2.resize(grey, (width, height), interpolation=cv2.INTER_AREA)
+
+
+def abs_diff_sigma(diff: np.ndarray) -> float:
+    """Noise sigma of one frame from |frame a - frame b| of two still frames: the median of
+    a half-normal is 0.6745 sigma, and a difference holds the noise of two frames."""
+    flat = diff.reshape(-1)
+    if flat.size > 20000:
+        flat = flat[:: flat.size // 20000]
+    return float(np.median(flat)) / 0.6745 / np.sqrt(2)
 
 
 def robust_sigma(values: np.ndarray) -> float:
@@ -45,30 +55,45 @@ class GateResult:
 class MotionGate:
     """Says whether a frame differs from the previous one by more than noise."""
 
-    def __init__(self, k_sigma: float = 6.0, floor: float = 3.0, min_pixels: int = 3) -> None:
+    def __init__(self, k_sigma: float = 6.0, floor: float = 3.0, min_pixels: int = 4) -> None:
         self.k_sigma = k_sigma
         self.floor = floor
         self.min_pixels = min_pixels
         self.sigma: float | None = None
+        self.tail = 0.0  # far quantile of still differences: compressed video has heavy tails
         self._previous: np.ndarray | None = None
         self._frames = 0
 
     @property
     def threshold(self) -> float:
-        return max(self.floor, self.k_sigma * (self.sigma or 0.0))
+        return max(self.floor, self.k_sigma * (self.sigma or 0.0), 1.5 * self.tail)
+
+    @staticmethod
+    def _tail(diff: np.ndarray) -> float:
+        flat = diff.reshape(-1)
+        return float(np.quantile(flat[:: max(1, flat.size // 60000)], 0.9999))
 
     def update(self, small: np.ndarray) -> GateResult:
         previous, self._previous = self._previous, small
         if previous is None or previous.shape != small.shape:
             return GateResult(True, small.size)
-        diff = cv2.absdiff(small, previous)
+        signed = small.astype(np.float32) - previous.astype(np.float32)
+        # A light change is smooth over the image, a moving thing is not: take the
+        # difference minus its local mean.
+        diff = np.abs(signed - cv2.blur(signed, (31, 31)))
+        self._frames += 1
         if self.sigma is None:
-            self.sigma = max(0.5, robust_sigma(diff) / np.sqrt(2))
+            self.sigma = max(0.3, abs_diff_sigma(diff))
+            self.tail = self._tail(diff)
+        elif self._frames <= 5:
+            # the first differences set the noise level; the smallest is the least likely
+            # to hold a real change
+            self.sigma = min(self.sigma, max(0.3, abs_diff_sigma(diff)))
+            self.tail = min(self.tail, self._tail(diff))
         changed = int(np.count_nonzero(diff > self.threshold))
         moving = changed >= self.min_pixels
-        self._frames += 1
         if not moving and changed == 0 and self._frames % 10 == 0:
             # Track the noise level slowly while nothing happens (light, gain drift).
-            measured = max(0.5, robust_sigma(diff) / np.sqrt(2))
-            self.sigma = 0.8 * self.sigma + 0.2 * measured
+            self.sigma = 0.8 * self.sigma + 0.2 * max(0.3, abs_diff_sigma(diff))
+            self.tail = 0.8 * self.tail + 0.2 * self._tail(diff)
         return GateResult(moving, changed)

@@ -32,6 +32,7 @@ class TipFit:
     occluded: bool  # the point may be hidden behind an earlier object
     quality: float  # 0..1, lower means a less certain tip
     hidden_px: float = 0.0  # length of axis hidden behind it (the tip is somewhere there)
+    point_seen: bool = True  # False: nothing past the barrel; the point may be invisible
 
 
 def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -141,6 +142,7 @@ def fit_tip(
 
     tip_s, level, hidden = _walk(evidence, center, axis, t_end, threshold, occluders, colors)
     occluded = hidden > 0
+    point_seen = level > 0
     tip = center + axis * tip_s
     contrast = level / threshold
     quality = float(np.clip((contrast - 0.5) / 2.5, 0.0, 1.0)) * (0.3 if occluded else 1.0)
@@ -153,6 +155,7 @@ def fit_tip(
         occluded=occluded,
         quality=quality,
         hidden_px=hidden,
+        point_seen=point_seen,
     )
 
 
@@ -213,8 +216,8 @@ def _walk(
     shadowy = np.zeros(len(s), bool)
     if colors is not None:
         # Colour on the axis, now and before: a shadow keeps the board's colour, darker.
-        now = np.stack([along(0.0, np.ascontiguousarray(colors[0][..., c])) for c in range(3)], 1)
-        was = np.stack([along(0.0, np.ascontiguousarray(colors[1][..., c])) for c in range(3)], 1)
+        now = np.stack([along(0.0, colors[0][..., c].astype(np.float32)) for c in range(3)], 1)
+        was = np.stack([along(0.0, colors[1][..., c].astype(np.float32)) for c in range(3)], 1)
         n_now = np.linalg.norm(now, axis=1) + 1e-3
         n_was = np.linalg.norm(was, axis=1) + 1e-3
         cos = np.clip((now * was).sum(axis=1) / (n_now * n_was), -1.0, 1.0)
@@ -225,21 +228,24 @@ def _walk(
     start = round(6.0 / step)  # 4 px inside the blob's end (the mask is a bit fat)
     first = next((i for i in range(start, min(len(s), start + 32)) if significant[i]), None)
     if first is None:
-        return t_end, threshold * 0.5, 0.0
+        return t_end, 0.0, 0.0  # no point seen past the blob: level 0 says so
     end, i, gap, occluded = first, first, 0, False
     hidden = 0.0
     limit = len(s) - 1
     while i < limit:
         i += 1
         if significant[i] and not blocked[i]:
-            if shadowy[i] and colors is not None and i - first > 6:
+            ahead = i + int(1.5 / step)
+            if colors is not None and i - first > 14 and ahead <= limit and shadowy[i:ahead].all():
                 # The point ends where its own shadow starts on the same line: the colour
-                # jumps from the point's to the darkened board's.
-                recent = now[max(first, i - 6) : i]
-                if (
-                    not shadowy[max(first, i - 6) : i].any()
-                    and np.linalg.norm(now[i] - recent.mean(axis=0)) > 2 * threshold
-                ):
+                # jumps from the point's to the darkened board's, the change gets weaker,
+                # and stays so.
+                # the point's colour 1.5-3.5 px back, clear of the blurred edge
+                recent = now[i - 14 : i - 6].mean(axis=0)
+                steady = np.linalg.norm(now[i:ahead] - now[i], axis=1).max() < threshold
+                jump = np.linalg.norm(now[i] - recent) > 3 * threshold
+                weaker = on[i:ahead].max() < 0.6 * on[i - 14 : i - 6].mean()
+                if steady and jump and weaker:
                     break
             end, gap = i, 0
             continue

@@ -1,0 +1,52 @@
+"""The benchmark's scoring: what counts as found, phantom, zone right, takeout found."""
+
+from __future__ import annotations
+
+import boards
+from vision.bench import SessionScore, _match, format_table, meets, summarise
+from vision.events import BounceoutEvent, DartEvent, TakeoutEvent
+
+
+def _dart(x: float, y: float, zone: str | None) -> DartEvent:
+    return DartEvent("f", x, y, 0.5, zone, (zone,) if zone else ())
+
+
+def test_scoring_counts_found_phantoms_zones_and_takeouts():
+    board = boards.load("classic")
+    zone = board.locate(280.0, 200.0).zone
+    truth = {
+        "darts": [
+            {"x_mm": 280.0, "y_mm": 200.0, "frame": 5, "turn": 0},
+            {"x_mm": 200.0, "y_mm": 300.0, "frame": 15, "turn": 0},
+            {"x_mm": 330.0, "y_mm": 330.0, "frame": 40, "turn": 1},
+        ],
+        "events": [
+            {"event": "dart", "frame": 5},
+            {"event": "dart", "frame": 15},
+            {"event": "takeout", "frame": 30},
+            {"event": "bounceout", "frame": 35},
+            {"event": "dart", "frame": 40},
+        ],
+    }
+    detections = [
+        (9, _dart(280.6, 200.0, zone)),  # 0.6 mm off
+        (18, _dart(120.0, 120.0, None)),  # nowhere near a thrown dart: phantom
+        (31, TakeoutEvent("f")),
+        (37, BounceoutEvent("f")),
+        (44, _dart(281.0, 200.0, zone)),  # near dart 0, but that one was taken out: phantom
+    ]
+    score = SessionScore("classic", 1)
+    _match(board, truth, detections, score)
+    assert (score.thrown, score.found, score.phantoms) == (3, 1, 2)
+    assert score.errors_mm == [0.6000000000000227]
+    assert (score.zone_checked, score.zone_right) == (1, 1)
+    assert (score.takeouts, score.takeouts_found) == (1, 1)
+    assert (score.bounceouts, score.bounceouts_found) == (1, 1)
+    assert {m["kind"] for m in score.misses} == {"phantom", "missed"}
+    score.frames, score.detector_s = 100, 0.2
+    row = summarise([score])
+    assert row["recall"] == 1 / 3 and row["ms_per_frame"] == 2.0
+    verdict = meets(row)
+    assert not verdict["recall"] and not verdict["phantoms"] and verdict["ms_per_frame"]
+    table = format_table({"boards": {"classic": row}, "total": row, "notes": ["a note"]})
+    assert "classic" in table and "recall MISSED" in table and "a note" in table

@@ -1,0 +1,125 @@
+"""``oche sim record`` then ``oche detect --json``: the event contract other tools read."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from oche.cli import main
+
+DART_KEYS = {"event", "frame", "x_mm", "y_mm", "sigma_mm", "zone", "candidates"}
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    out = tmp_path_factory.mktemp("session")
+    assert (
+        main(
+            [
+                "sim",
+                "record",
+                "--board",
+                "classic",
+                "--out",
+                str(out),
+                "--seed",
+                "4",
+                "--darts",
+                "3",
+            ]
+        )
+        == 0
+    )
+    return out
+
+
+def _events(capsys) -> list[dict]:
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    return [json.loads(line) for line in lines]
+
+
+def test_detect_json_follows_the_contract(recorded, capsys):
+    code = main(
+        [
+            "detect",
+            "--board",
+            "classic",
+            "--frames",
+            str(recorded),
+            "--calibration",
+            str(recorded / "calibration.json"),
+            "--json",
+        ]
+    )
+    assert code == 0
+    events = _events(capsys)
+    assert events[0] == {"event": "calibrated", "rms_mm": 0.0}
+    assert events[-1]["event"] == "summary"
+    assert set(events[-1]) == {"event", "frames", "ms_per_frame"}
+    truth = json.loads((recorded / "truth.json").read_text())
+    assert events[-1]["frames"] == truth["frames"]
+    darts = [e for e in events if e["event"] == "dart"]
+    assert all(set(d) == DART_KEYS for d in darts)
+    assert all(d["frame"].endswith(".jpg") and d["sigma_mm"] > 0 for d in darts)
+    assert len(darts) == len(truth["darts"])
+    errors = [
+        math.hypot(found["x_mm"] - thrown["x_mm"], found["y_mm"] - thrown["y_mm"])
+        for found, thrown in zip(darts, truth["darts"], strict=True)
+    ]
+    # every thrown dart is reported (the right one, in order); the accuracy itself is the
+    # business of the detector tests and the benchmark (this random view is a steep one)
+    assert max(errors) < 30
+    assert sorted(errors)[len(errors) // 2] < 3
+    assert [e["event"] for e in events if e["event"] in ("takeout", "bounceout")] == [
+        e["event"] for e in truth["events"] if e["event"] in ("takeout", "bounceout")
+    ]
+    assert all(
+        set(e) == {"event", "frame"} for e in events if e["event"] in ("takeout", "bounceout")
+    )
+
+
+def test_detect_calibrates_from_the_markers_of_the_first_frame(recorded, capsys):
+    assert main(["detect", "--board", "classic", "--frames", str(recorded), "--json"]) == 0
+    events = _events(capsys)
+    assert events[0]["event"] == "calibrated"
+    assert 0 < events[0]["rms_mm"] < 5
+    assert any(e["event"] == "dart" for e in events)
+
+
+def test_detect_human_output_and_bad_folder(recorded, capsys, tmp_path):
+    assert (
+        main(
+            [
+                "detect",
+                "--board",
+                "classic",
+                "--frames",
+                str(recorded),
+                "--calibration",
+                str(recorded / "calibration.json"),
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "dart at (" in out and "frames," in out
+    assert main(["detect", "--board", "classic", "--frames", str(tmp_path / "none")]) == 2
+    assert "no such folder" in capsys.readouterr().err
+
+
+def test_detect_refuses_a_calibration_of_another_board(recorded, capsys):
+    code = main(
+        [
+            "detect",
+            "--board",
+            "groundround",
+            "--frames",
+            str(recorded),
+            "--calibration",
+            str(recorded / "calibration.json"),
+        ]
+    )
+    assert code == 2
+    assert "not 'groundround'" in capsys.readouterr().err

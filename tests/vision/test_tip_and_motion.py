@@ -1,0 +1,92 @@
+"""The tip fit and the motion gate on hand-made images (no simulator)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.motion import MotionGate, robust_sigma
+from vision.tip import fit_tip
+
+
+def _dart_evidence(point_contrast: float, rng: np.random.Generator):
+    """Evidence of a dart lying along +x: flights (wide) at the right, barrel, and a faint
+    thin point whose true tip is at x = 40.0, y = 50.0."""
+    image = np.zeros((100, 220), np.float32)
+    cv2.rectangle(image, (160, 38), (200, 62), 120.0, -1)  # flights
+    cv2.rectangle(image, (100, 48), (160, 52), 120.0, -1)  # shaft
+    cv2.rectangle(image, (60, 46), (100, 54), 150.0, -1)  # barrel
+    image[49:52, 40:60] = point_contrast  # the point: 3 px wide, ends at x = 40 (pixel edge)
+    image += rng.normal(0, 2.0, image.shape).astype(np.float32)
+    return np.abs(image)
+
+
+def test_tip_is_found_past_the_thresholded_blob_at_the_faint_point():
+    rng = np.random.default_rng(1)
+    threshold = 12.0
+    evidence = _dart_evidence(point_contrast=10.0, rng=rng)  # below the threshold
+    mask = cv2.GaussianBlur(evidence, (3, 3), 0) > threshold
+    assert not mask[50, 45]  # the contour ends at the barrel...
+    fit = fit_tip(evidence, mask, threshold)
+    assert fit is not None
+    # ...the tip is where the point ends: pixel 40's left edge, i.e. x = 39.5
+    assert abs(fit.tip[0] - 39.5) < 1.0
+    assert abs(fit.tip[1] - 50.0) < 0.7
+    assert fit.axis[0] > 0.99  # from the tip towards the flights
+
+
+def test_tail_hint_from_the_calibration_decides_which_end_is_the_point():
+    rng = np.random.default_rng(2)
+    evidence = _dart_evidence(point_contrast=80.0, rng=rng)
+    mask = evidence > 12.0
+    flipped = fit_tip(evidence, mask, 12.0, tail_hint=np.array([-1.0, 0.0]))
+    assert flipped is not None and flipped.tip[0] > 190  # told the tail is to the left
+    normal = fit_tip(evidence, mask, 12.0, tail_hint=np.array([1.0, 0.0]))
+    assert normal is not None and abs(normal.tip[0] - 39.5) < 1.0
+
+
+def test_hidden_point_gives_a_wide_uncertainty():
+    rng = np.random.default_rng(3)
+    evidence = _dart_evidence(point_contrast=80.0, rng=rng)
+    occluders = np.zeros(evidence.shape, bool)
+    occluders[30:70, 36:56] = True  # an earlier dart across the end of the point
+    evidence[occluders] = 0.0
+    mask = evidence > 12.0
+    fit = fit_tip(evidence, mask, 12.0, occluders)
+    assert fit is not None and fit.occluded and fit.hidden_px > 12
+    assert 36 < fit.tip[0] < 56  # somewhere behind the earlier dart
+
+
+def test_point_seen_again_past_an_earlier_dart_is_followed():
+    rng = np.random.default_rng(3)
+    evidence = _dart_evidence(point_contrast=80.0, rng=rng)
+    occluders = np.zeros(evidence.shape, bool)
+    occluders[30:70, 46:54] = True  # an earlier dart's shaft across the point
+    evidence[occluders] = 0.0
+    fit = fit_tip(evidence, evidence > 12.0, 12.0, occluders)
+    assert fit is not None and not fit.occluded
+    assert abs(fit.tip[0] - 39.5) < 1.0
+
+
+def test_motion_gate_ignores_noise_and_sees_a_change():
+    rng = np.random.default_rng(4)
+    base = rng.integers(60, 200, (180, 320)).astype(np.uint8)
+    base = cv2.GaussianBlur(base, (5, 5), 0)
+    gate = MotionGate()
+
+    def noisy() -> np.ndarray:
+        # what the detector feeds the gate: a float grey image (see vision.motion.downscale)
+        return np.clip(base + rng.normal(0, 1.5, base.shape), 0, 255).astype(np.float32)
+
+    gate.update(noisy())
+    assert not any(gate.update(noisy()).moving for _ in range(30))
+    changed = noisy()
+    cv2.line(changed, (100, 90), (130, 80), 255, 2)  # a dart-sized change
+    assert gate.update(changed).moving
+
+
+def test_robust_sigma_ignores_a_large_change():
+    rng = np.random.default_rng(5)
+    values = rng.normal(0, 3.0, 100_000)
+    values[:5_000] = 200.0  # a dart-sized part of the image changed
+    assert abs(robust_sigma(values) - 3.0) < 1.0
