@@ -21,7 +21,7 @@ from boards.model import Board
 from calibration.model import Calibration
 from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
 from vision.frames import Frame
-from vision.geometry import OutOfBoard
+from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, robust_sigma
 from vision.tip import TipFit, fit_tip
 
@@ -56,6 +56,12 @@ def _max_channel_absdiff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if diff.ndim == 3:
         return diff.max(axis=2)
     return diff
+
+
+def _luma_absdiff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    ga = cv2.cvtColor(a, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gb = cv2.cvtColor(b, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return np.abs(ga - gb)
 
 
 def _gain_field(current: np.ndarray, base: np.ndarray, ksize: int) -> np.ndarray:
@@ -95,6 +101,7 @@ class Detector:
         self._mm_per_px = 1.0
         self.last_timing: dict[str, float] = {}
         self.out_of_board = OutOfBoard(calibration)
+        self.dart_geometry = DartGeometry(calibration)
 
     # --- public -----------------------------------------------------------------------------
     def process(self, frame: Frame) -> list[Event]:
@@ -281,6 +288,8 @@ class Detector:
         # Over an earlier object (a dart, a magnet) a change that only darkens is the new
         # dart's shadow falling on it, not the new dart.
         evidence[occluders & shadow] = 0.0
+        luma = np.minimum(_luma_absdiff(roi, scene), _luma_absdiff(roi, reference))
+        luma[occluders & shadow] = 0.0
         smooth = cv2.GaussianBlur(evidence, (3, 3), 0)
         new = (smooth > t * 0.8).astype(np.uint8)
         substantial = False  # something object-like changed: then it is no bounce-out
@@ -295,14 +304,24 @@ class Detector:
                 continue  # only a shadow (of a dart, a hand, a piece), not an object
             substantial = True
             hint = self.out_of_board.at(middle)
-            fit = fit_tip(evidence, group, t, occluders, shadow, hint, (roi, scene))
+            offset = np.array([x0, y0], dtype=np.float64)
+
+            def end_test(a, b, offset=offset):
+                return self.dart_geometry.tip_end(a + offset, b + offset)
+
+            fit = fit_tip(evidence, group, t, occluders, shadow, hint, (roi, scene), end_test, luma)
             if fit is None or not self._is_dart(fit, group, mm):
                 continue
             # Pieces lying along this dart's line (split by an earlier dart, or a flight
             # cut off from the shaft) belong to it: fit again with them.
             merged = self._along_line(group, groups, fit)
             if merged is not group:
-                fit = fit_tip(evidence, merged, t, occluders, shadow, hint, (roi, scene)) or fit
+                fit = (
+                    fit_tip(
+                        evidence, merged, t, occluders, shadow, hint, (roi, scene), end_test, luma
+                    )
+                    or fit
+                )
                 group = merged
             # rank: a big solid blob with a clearly seen, unhidden point
             found.append((solid * (0.25 + fit.quality), fit, group))

@@ -52,3 +52,61 @@ class OutOfBoard:
         d = np.array([a - c * u, b - c * v])
         n = float(np.linalg.norm(d))
         return d / n if n > 1e-12 else np.zeros(2)
+
+
+class DartGeometry:
+    """Which end of a dart's image is the point, from 3D plausibility.
+
+    A dart sticks out of the board into the room at a modest angle to the board's normal.
+    Suppose one end of the blob is the tip: it lies on the board (the calibration gives the
+    spot); the other end lies on its own camera ray. The flatter of the two readings (the
+    smallest angle to the normal that a dart-long segment between them can make) is the
+    true one: a dart lying along the board is not a dart.
+    """
+
+    def __init__(self, calibration: Calibration) -> None:
+        self.calibration = calibration
+        k, _ = room_direction_camera(calibration)
+        board_to_image = np.linalg.inv(np.asarray(calibration.homography, dtype=np.float64))
+        m = np.linalg.inv(k) @ board_to_image
+        scale = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+        if m[2, 2] * scale < 0:
+            scale = -scale
+        r1, r2 = m[:, 0] * scale, m[:, 1] * scale
+        r3 = np.cross(r1, r2)
+        rotation = np.column_stack([r1, r2, r3 / np.linalg.norm(r3)])
+        translation = m[:, 2] * scale
+        self.k_inv = np.linalg.inv(k)
+        self.rotation = rotation
+        self.center = -rotation.T @ translation  # camera centre, board mm (z < 0)
+
+    def _ray(self, pixel: np.ndarray) -> np.ndarray:
+        u, v = self.calibration.undistort(np.asarray(pixel).reshape(1, 2))[0]
+        d = self.rotation.T @ (self.k_inv @ np.array([u, v, 1.0]))
+        return d / np.linalg.norm(d)
+
+    def best_angle(
+        self, tip_px: np.ndarray, tail_px: np.ndarray, length_mm: tuple[float, float]
+    ) -> float:
+        """Smallest angle (degrees) to the board's normal of a segment from the board spot
+        under ``tip_px`` to a point on the ray of ``tail_px``, ``length_mm`` long."""
+        tip = self.calibration.image_to_board(np.asarray(tip_px).reshape(1, 2))[0]
+        tip3 = np.array([tip[0], tip[1], 0.0])
+        d = self._ray(tail_px)
+        if d[2] <= 1e-9:
+            return 90.0
+        reach = -self.center[2] / d[2]  # where the ray meets the board
+        mu = np.linspace(0.0, reach, 400)
+        points = self.center[None, :] + mu[:, None] * d[None, :]
+        seg = points - tip3[None, :]
+        length = np.linalg.norm(seg, axis=1)
+        ok = (length >= length_mm[0]) & (length <= length_mm[1]) & (points[:, 2] < 0)
+        if not ok.any():
+            return 90.0
+        cos = -seg[ok, 2] / length[ok]  # the room normal is -z
+        return float(np.degrees(np.arccos(np.clip(cos.max(), -1.0, 1.0))))
+
+    def tip_end(self, a_px: np.ndarray, b_px: np.ndarray) -> float:
+        """Positive if ``a_px`` is more plausibly the tip than ``b_px`` (degrees of margin)."""
+        span = (60.0, 220.0)  # from the point to the end of the flights, any common dart
+        return self.best_angle(b_px, a_px, span) - self.best_angle(a_px, b_px, span)

@@ -61,10 +61,17 @@ def _ransac_line(
     a, dx, dy, norm = a[ok], dx[ok], dy[ok], norm[ok]
     ux, uy = dx / norm, dy / norm
     # distance of every pixel to every candidate line
-    dist = np.abs(
-        (xs[None, :] - xs[a][:, None]) * uy[:, None] - (ys[None, :] - ys[a][:, None]) * ux[:, None]
-    )
+    signed = (xs[None, :] - xs[a][:, None]) * uy[:, None] - (ys[None, :] - ys[a][:, None]) * ux[
+        :, None
+    ]
+    dist = np.abs(signed)
     score = ((dist <= band) * w[None, :]).sum(axis=1)
+    # A dart's axis has change on the line and little just beside it on both sides; the
+    # straight edge of a big flat blob (a flight seen face-on) has one side full.
+    flank = (dist > 2.5 * band) & (dist <= 4 * band)
+    left = ((flank & (signed > 0)) * w[None, :]).sum(axis=1)
+    right = ((flank & (signed < 0)) * w[None, :]).sum(axis=1)
+    score = score - 0.25 * np.abs(left - right)
     k = int(np.argmax(score))
     return np.array([xs[a[k]], ys[a[k]]]), np.array([ux[k], uy[k]])
 
@@ -77,12 +84,17 @@ def fit_tip(
     shadow: np.ndarray | None = None,
     tail_hint: np.ndarray | None = None,
     colors: tuple[np.ndarray, np.ndarray] | None = None,
+    end_test=None,
+    walk_evidence: np.ndarray | None = None,
 ) -> TipFit | None:
     """Fit the tip of the one dart in ``mask`` (bool) using ``evidence`` (float32: how much
     each pixel changed, as a new object). ``occluders`` marks pixels of earlier objects that
     can hide the point; ``shadow`` pixels that only got darker; ``tail_hint`` the image
     direction in which things sticking out of the board appear; ``colors`` the frame and the
-    scene before (BGR), to tell the point from its own shadow where the two meet."""
+    scene before (BGR), to tell the point from its own shadow where the two meet;
+    ``end_test(a, b)`` (pixels) > 0 when end ``a`` is the more plausible point in 3D;
+    ``walk_evidence`` a sharper change image for the search along the axis (luminance:
+    compressed video keeps colour at half resolution)."""
     body = mask
     if shadow is not None:
         without = mask & ~shadow
@@ -110,6 +122,10 @@ def fit_tip(
     flip = width_high < width_low
     if tail_hint is not None and abs(float(axis @ tail_hint)) > 0.3:
         flip = float(axis @ tail_hint) < 0
+    if end_test is not None:
+        margin = end_test(center + axis * t_min, center + axis * t_max)
+        if abs(margin) > 8.0:  # degrees: a clear 3D verdict beats the image cues
+            flip = margin < 0
     if flip:
         axis, t, n = -axis, -t, -n
         t_min, t_max = -t_max, -t_min
@@ -136,11 +152,24 @@ def fit_tip(
             axis /= np.linalg.norm(axis)
             t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
             n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
-    near_axis = np.abs(n) <= 2.0
-    t_end = _run_end(t[near_axis]) if near_axis.any() else float(t.min())
+    # Where the blob ends towards the point: all changed pixels count here (a grey barrel on
+    # a light board can pass for a shadow and must not leave a hole in the dart).
+    all_ys, all_xs = np.nonzero(mask)
+    all_t = (all_xs - center[0]) * axis[0] + (all_ys - center[1]) * axis[1]
+    all_n = -(all_xs - center[0]) * axis[1] + (all_ys - center[1]) * axis[0]
+    near_axis = np.abs(all_n) <= 2.0
+    t_end = _run_end(all_t[near_axis]) if near_axis.any() else float(t.min())
     width = float(np.percentile(np.abs(n), 75)) * 2
 
-    tip_s, level, hidden = _walk(evidence, center, axis, t_end, threshold, occluders, colors)
+    tip_s, level, hidden = _walk(
+        evidence if walk_evidence is None else walk_evidence,
+        center,
+        axis,
+        t_end,
+        threshold,
+        occluders,
+        colors,
+    )
     occluded = hidden > 0
     point_seen = level > 0
     tip = center + axis * tip_s
