@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 import boards
@@ -170,7 +171,18 @@ def summarise(scores: list[SessionScore]) -> dict[str, Any]:
 
 
 def run(board_ids: list[str], sessions: int, seed: int, **options: Any) -> dict[str, Any]:
-    """Score ``sessions`` sessions per board; boards that cannot be loaded are noted."""
+    """Score ``sessions`` sessions per board; boards that cannot be loaded are noted.
+    OpenCV is held to one thread: the targets are for one core (a Raspberry Pi shares its
+    cores with the web server)."""
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        return _run(board_ids, sessions, seed, **options)
+    finally:
+        cv2.setNumThreads(threads)
+
+
+def _run(board_ids: list[str], sessions: int, seed: int, **options: Any) -> dict[str, Any]:
     rows: dict[str, Any] = {}
     notes: list[str] = []
     all_scores: list[SessionScore] = []
