@@ -67,8 +67,12 @@ class GameSession:
         state = self.engine.new_state(self.record.players)
         entries = []
         self.replay_problem = None
-        for logged in self.store.actions(self.id):
-            if logged.action.get("type", "").startswith("_"):
+        logged_actions = self.store.actions(self.id, include_undone=True)
+        # Every change (an action, an undo, a correction) adds to the log, so the highest
+        # number logged orders the snapshots a tablet receives, whatever way they come.
+        self.version = max((a.seq for a in logged_actions), default=0)
+        for logged in logged_actions:
+            if logged.undone_by is not None or logged.action.get("type", "").startswith("_"):
                 continue
             try:
                 text = self.engine.describe_action(state, logged.action)
@@ -87,6 +91,7 @@ class GameSession:
             text = self.engine.describe_action(self.state, action)
             new_state = self.engine.apply(self.state, action)  # raises before anything is written
             seq = self.store.append(self.id, action, source)
+            self.version = seq
             self.state = new_state
             self.entries.append(LogEntry(seq, action, source, text))
             self._record_outcome()
@@ -146,6 +151,7 @@ class GameSession:
             prompt = self.engine.prompt(self.state)
             return {
                 "id": self.id,
+                "version": self.version,
                 "game": self.record.game,
                 "title": self.engine.title,
                 "board": self.record.board,

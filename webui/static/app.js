@@ -385,8 +385,14 @@ function loadGameScript(game) {
   return loadedGames[game];
 }
 
+function isOlder(snap, shown) {
+  // Snapshots reach the page two ways (answers and the stream); never draw an older one
+  // over a newer one of the same game.
+  return Boolean(shown && snap.id && snap.id === shown.id && snap.version < shown.version);
+}
+
 async function render(snap) {
-  if (!snap) return;
+  if (!snap || isOlder(snap, Oche.snapshot)) return;
   Oche.snapshot = snap;
   if (document.body.dataset.page !== "play") return;
   if (!snap.game) {
@@ -416,11 +422,12 @@ function connectStream() {
     if (data.snapshot) {
       data.snapshot.control = control();
       data.snapshot.colors = data.snapshot.colors || (Oche.snapshot && Oche.snapshot.colors);
-      if (!Oche.snapshot || Oche.snapshot.id !== data.snapshot.id) {
-        fetch("/api/state").then((r) => r.json()).then(render); // a new game: fetch colours too
-      } else {
-        render(data.snapshot);
+      if (Oche.snapshot && Oche.snapshot.id !== data.snapshot.id) {
+        // A new game: its colours come with the full answer, which may be newer or older
+        // than this message; render() keeps whichever is newest.
+        fetch("/api/state").then((r) => r.json()).then(render);
       }
+      render(data.snapshot);
     }
     document.dispatchEvent(new CustomEvent("oche:update", { detail: data }));
   });
