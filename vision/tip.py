@@ -161,19 +161,15 @@ def fit_tip(
     t_end = _run_end(all_t[near_axis]) if near_axis.any() else float(t.min())
     width = float(np.percentile(np.abs(n), 75)) * 2
 
-    walk_on = evidence if walk_evidence is None else walk_evidence
-    tip_s, level, hidden = _walk(walk_on, center, axis, t_end, threshold, occluders, colors)
-    if shadow is not None and hidden == 0:
-        # Did the walk run on into the dart's own shadow? Walk again with shadow-like change
-        # played down; if that stops earlier, the stretch between the two is the point only
-        # if it is as thin as the point was: a shadow is softer, so wider.
-        damped = walk_on * (1.0 - 0.85 * shadow.astype(np.float32))
-        short_s, short_level, _ = _walk(damped, center, axis, t_end, threshold, occluders, colors)
-        if short_level > 0 and short_s - tip_s > 3.0:
-            before = _cross_width(walk_on, center, axis, short_s + 1.0, short_s + 4.0)
-            after = _cross_width(walk_on, center, axis, tip_s + 1.0, short_s - 1.0)
-            if after > 1.5 * before:
-                tip_s, level = short_s, short_level
+    tip_s, level, hidden = _walk(
+        evidence if walk_evidence is None else walk_evidence,
+        center,
+        axis,
+        t_end,
+        threshold,
+        occluders,
+        colors,
+    )
     occluded = hidden > 0
     point_seen = level > 0
     tip = center + axis * tip_s
@@ -190,23 +186,6 @@ def fit_tip(
         hidden_px=hidden,
         point_seen=point_seen,
     )
-
-
-def _cross_width(
-    evidence: np.ndarray, center: np.ndarray, axis: np.ndarray, s0: float, s1: float
-) -> float:
-    """Full width at half maximum of the evidence across the axis, averaged over s0..s1."""
-    perp = np.array([-axis[1], axis[0]])
-    offsets = np.arange(-5.0, 5.01, 0.5)
-    ss = np.linspace(min(s0, s1), max(s0, s1), 6)
-    xs = center[0] + axis[0] * ss[:, None] + perp[0] * offsets[None, :]
-    ys = center[1] + axis[1] * ss[:, None] + perp[1] * offsets[None, :]
-    profile = _sample(evidence, xs.ravel(), ys.ravel()).reshape(len(ss), -1).mean(axis=0)
-    profile = profile - profile.min()
-    peak = float(profile.max())
-    if peak <= 0:
-        return 0.0
-    return float(np.count_nonzero(profile >= peak / 2)) * 0.5
 
 
 def _run_end(t: np.ndarray, max_gap: float = 3.0) -> float:
