@@ -454,7 +454,7 @@ def _shadow_like(
     sin = np.sqrt(np.clip(1.0 - cos * cos, 0.0, 1.0))
     ratio = nf / nb
     tolerance = 0.05 + threshold / nf
-    return (change > threshold) & (ratio < 0.98) & (ratio > 0.3) & (sin < tolerance)
+    return (change > 0.5 * threshold) & (ratio < 0.98) & (ratio > 0.3) & (sin < tolerance)
 
 
 def _scaled(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
