@@ -152,13 +152,18 @@ def fit_tip(
             axis /= np.linalg.norm(axis)
             t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
             n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
-    # Where the blob ends towards the point: all changed pixels count here (a grey barrel on
-    # a light board can pass for a shadow and must not leave a hole in the dart).
+    # Where the blob ends towards the point. Shadow-like pixels bridge a hole in the dart
+    # (a grey barrel on a light board passes for a shadow) but do not extend it (the dart's
+    # own shadow on its line).
     all_ys, all_xs = np.nonzero(mask)
     all_t = (all_xs - center[0]) * axis[0] + (all_ys - center[1]) * axis[1]
     all_n = -(all_xs - center[0]) * axis[1] + (all_ys - center[1]) * axis[0]
-    near_axis = np.abs(all_n) <= 2.0
-    t_end = _run_end(all_t[near_axis]) if near_axis.any() else float(t.min())
+    near_all = np.abs(all_n) <= 2.0
+    near_axis = np.abs(n) <= 2.0
+    if near_axis.any():
+        t_end = _run_end(t[near_axis], all_t[near_all] if near_all.any() else None)
+    else:
+        t_end = float(t.min())
     width = float(np.percentile(np.abs(n), 75)) * 2
 
     tip_s, level, hidden = _walk(
@@ -188,19 +193,26 @@ def fit_tip(
     )
 
 
-def _run_end(t: np.ndarray, max_gap: float = 3.0) -> float:
-    """Lowest t of the run of on-axis pixels that holds the middle of the dart: pieces
-    further along the line (a shadow, another object) after a gap are not the point."""
-    lo = float(t.min())
-    bins = np.bincount(np.floor(t - lo).astype(int))
+def _run_end(t: np.ndarray, bridge: np.ndarray | None = None, max_gap: float = 3.0) -> float:
+    """Lowest t of the run of on-axis body pixels that holds the middle of the dart: pieces
+    further along the line (a shadow, another object) after a gap are not the point. Where
+    ``bridge`` pixels (any change) fill a gap and body pixels follow, the run goes on."""
+    lo = float(min(t.min(), bridge.min() if bridge is not None else t.min()))
+    size = int(np.floor(max(t.max(), bridge.max() if bridge is not None else t.max()) - lo)) + 1
+    body = np.bincount(np.floor(t - lo).astype(int), minlength=size)
+    filled = (
+        np.bincount(np.floor(bridge - lo).astype(int), minlength=size)
+        if bridge is not None
+        else body
+    )
     i = int(np.floor(float(np.median(t)) - lo))
     gap = 0
     end = i
     while i > 0:
         i -= 1
-        if bins[i] > 0:
+        if body[i] > 0:
             end, gap = i, 0
-        else:
+        elif filled[i] == 0:
             gap += 1
             if gap > max_gap:
                 break
