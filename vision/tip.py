@@ -98,7 +98,7 @@ def fit_tip(
     body = mask
     if shadow is not None:
         without = mask & ~shadow
-        if np.count_nonzero(without) >= max(30, 0.1 * np.count_nonzero(mask)):
+        if np.count_nonzero(without) >= max(30, 0.05 * np.count_nonzero(mask)):
             body = without
     ys, xs = np.nonzero(body)
     if len(xs) < 8:
