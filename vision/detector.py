@@ -310,7 +310,7 @@ class Detector:
                 return self.dart_geometry.tip_end(a + offset, b + offset)
 
             fit = fit_tip(evidence, group, t, occluders, shadow, hint, (roi, scene), end_test, luma)
-            if fit is None or not self._is_dart(fit, group, mm):
+            if fit is None or not self._is_dart(fit, group, mm, group & shadow):
                 continue
             # Pieces lying along this dart's line (split by an earlier dart, or a flight
             # cut off from the shaft) belong to it: fit again with them.
@@ -397,13 +397,19 @@ class Detector:
                 merged = merged | other
         return merged
 
-    def _is_dart(self, fit: TipFit, group: np.ndarray, mm: float) -> bool:
+    def _is_dart(
+        self, fit: TipFit, group: np.ndarray, mm: float, its_shadow: np.ndarray | None = None
+    ) -> bool:
         cfg = self.config
         length_mm = fit.length_px * mm
         area_mm2 = float(np.count_nonzero(group)) * mm * mm
         if not cfg.min_dart_mm2 <= area_mm2 <= cfg.max_dart_mm2:
             return False
         if length_mm >= cfg.long_dart_mm:
+            return True
+        if its_shadow is not None and _extent_px(its_shadow) * mm >= cfg.long_dart_mm:
+            # Only something standing well out of the board casts a long shadow: a dart
+            # seen along its own axis (flat pieces cast a sliver).
             return True
         if length_mm < cfg.min_dart_mm:
             return False
@@ -455,6 +461,18 @@ def _shadow_like(
     ratio = nf / nb
     tolerance = 0.05 + threshold / nf
     return (change > 0.5 * threshold) & (ratio < 0.98) & (ratio > 0.3) & (sin < tolerance)
+
+
+def _extent_px(mask: np.ndarray) -> float:
+    """Length of a blob along its main direction."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 10:
+        return 0.0
+    pts = np.column_stack([xs, ys]).astype(np.float64)
+    pts -= pts.mean(axis=0)
+    _, vecs = np.linalg.eigh(pts.T @ pts)
+    along = pts @ vecs[:, -1]
+    return float(along.max() - along.min())
 
 
 def _scaled(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
