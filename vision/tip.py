@@ -35,6 +35,9 @@ class TipFit:
     point_seen: bool = True  # False: nothing past the barrel; the point may be invisible
 
 
+COVER_WEIGHT = 2.0
+
+
 def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     mx = np.asarray(xs, np.float32).reshape(1, -1)
     my = np.asarray(ys, np.float32).reshape(1, -1)
@@ -72,6 +75,14 @@ def _ransac_line(
     left = ((flank & (signed > 0)) * w[None, :]).sum(axis=1)
     right = ((flank & (signed < 0)) * w[None, :]).sum(axis=1)
     score = score - 0.25 * np.abs(left - right)
+    # A dart is long and thin: reward the length of line the change covers (a line across
+    # a broad flight collects as much mass over a much shorter stretch).
+    inside = dist <= band
+    along = (xs[None, :] - xs[a][:, None]) * ux[:, None] + (ys[None, :] - ys[a][:, None]) * uy[:, None]
+    mean_w = float(w.mean())
+    for j in range(len(score)):
+        covered = np.unique(np.floor(along[j, inside[j]]).astype(int)).size
+        score[j] += COVER_WEIGHT * covered * mean_w
     k = int(np.argmax(score))
     return np.array([xs[a[k]], ys[a[k]]]), np.array([ux[k], uy[k]])
 
