@@ -78,7 +78,9 @@ def _ransac_line(
     # A dart is long and thin: reward the length of line the change covers (a line across
     # a broad flight collects as much mass over a much shorter stretch).
     inside = dist <= band
-    along = (xs[None, :] - xs[a][:, None]) * ux[:, None] + (ys[None, :] - ys[a][:, None]) * uy[:, None]
+    along = (xs[None, :] - xs[a][:, None]) * ux[:, None] + (ys[None, :] - ys[a][:, None]) * uy[
+        :, None
+    ]
     mean_w = float(w.mean())
     for j in range(len(score)):
         covered = np.unique(np.floor(along[j, inside[j]]).astype(int)).size
