@@ -132,7 +132,12 @@ def run_record(args: argparse.Namespace) -> int:
     board = boards.load(args.board)
     turns = math.ceil(args.darts / 3)
     session = random_session(
-        board, args.seed, turns=turns, darts_per_turn=3, image_size=(args.width, args.height)
+        board,
+        args.seed,
+        turns=turns,
+        darts_per_turn=3,
+        image_size=(args.width, args.height),
+        total_darts=args.darts,
     )
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)

@@ -59,6 +59,7 @@ def test_detect_json_follows_the_contract(recorded, capsys):
     assert events[-1]["event"] == "summary"
     assert set(events[-1]) == {"event", "frames", "ms_per_frame"}
     truth = json.loads((recorded / "truth.json").read_text())
+    assert len(truth["darts"]) == 3  # --darts 3
     assert events[-1]["frames"] == truth["frames"]
     darts = [e for e in events if e["event"] == "dart"]
     assert all(set(d) == DART_KEYS for d in darts)

@@ -263,8 +263,10 @@ def random_session(
     magnets: int | None = None,
     setup: CameraSetup | None = None,
     light: Light | None = None,
+    total_darts: int | None = None,
 ) -> Session:
-    """A varied, seeded session: camera, lens, light, noise, darts, pieces, people."""
+    """A varied, seeded session: camera, lens, light, noise, darts, pieces, people.
+    ``total_darts`` (if given) cuts the last turn short so exactly that many are thrown."""
     rng = np.random.default_rng(seed)
     setup = setup or CameraSetup.random(rng, image_size)
     camera = setup.camera(board)
@@ -277,8 +279,10 @@ def random_session(
     count = int(rng.integers(0, 6)) if magnets is None else magnets
     builder.place_pieces(count, int(rng.integers(0, 3)) if magnets is None else 0)
     builder.idle(6)
+    left = turns * darts_per_turn if total_darts is None else total_darts
     for turn in range(turns):
-        for k in range(darts_per_turn):
+        for k in range(min(darts_per_turn, left)):
+            left -= 1
             if rng.random() < bounce_rate:
                 builder.throw(bounce=True)
             builder.throw(near_previous=k > 0 and rng.random() < near_rate)
