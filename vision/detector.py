@@ -145,6 +145,19 @@ class Detector:
         self.still_count = 0
         return self._settled(frame.name, image, small)
 
+    def process_still(self, frame: Frame) -> list[Event]:
+        """A photo of a settled scene (a folder of separate photos rather than video): the
+        first is the empty board, every later one is compared at once. No bounce-outs:
+        a photo cannot show a dart falling."""
+        image = frame.image
+        small = downscale(image, self.config.gate_width)
+        if self.state == "warmup":
+            self._start(image, small)
+            self._measure_noise_single(image)
+            return []
+        self.bounce_seen = False
+        return self._settled(frame.name, image, small)
+
     # --- phases ---------------------------------------------------------------------------
     def _warmup(self, image: np.ndarray, small: np.ndarray, moving: bool) -> list[Event]:
         previous, self._previous = self._previous, image
@@ -152,6 +165,10 @@ class Detector:
         if self.quiet < self.config.settle_frames or previous is None:
             return []
         self._measure_noise(previous, image)
+        self._start(image, small)
+        return []
+
+    def _start(self, image: np.ndarray, small: np.ndarray) -> None:
         self._scale = image.shape[1] / small.shape[1]
         h, w = image.shape[:2]
         self._mm_per_px = self.calibration.mm_per_pixel((w / 2, h / 2))
@@ -161,7 +178,16 @@ class Detector:
         self.scene_small = small.copy()
         self._previous = None
         self.state = "still"
-        return []
+
+    def _measure_noise_single(self, image: np.ndarray) -> None:
+        """Noise from one photo: what a 3x3 median takes away from flat areas."""
+        residual = np.abs(image.astype(np.float32) - cv2.medianBlur(image, 3).astype(np.float32))
+        flat = residual.max(axis=2).reshape(-1)[:: max(1, residual.size // 600000)]
+        sigma = MAD_TO_SIGMA * float(np.median(flat)) + 0.5
+        # a difference of two photos holds the noise of both
+        self.threshold = max(self.config.min_threshold, self.config.k_sigma * sigma * 1.4)
+        self.noise_sigma = sigma
+        self.small_threshold = max(6.0, 1.5 * sigma)
 
     def _measure_noise(self, a: np.ndarray, b: np.ndarray) -> None:
         diff = _max_channel_absdiff(a, b)

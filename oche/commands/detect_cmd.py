@@ -23,6 +23,7 @@ from calibration.model import save as save_calibration
 from oche.errors import UserError
 from vision.detector import Detector
 from vision.events import DartEvent
+from vision.motion import MotionGate, downscale
 from vision.sources.replay import FolderSource
 
 
@@ -38,6 +39,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="calibration file (default: calibrate from the markers in the first frame)",
     )
     detect.add_argument("--json", action="store_true", help="one JSON event per line")
+    detect.add_argument(
+        "--mode",
+        choices=["auto", "video", "stills"],
+        default="auto",
+        help="video: consecutive frames of a camera; stills: one photo per state of the board "
+        "(empty, one dart, two darts...); auto (default) tells them apart",
+    )
     detect.set_defaults(func=run_detect)
 
     sim = subparsers.add_parser("sim", help="the scene simulator")
@@ -68,8 +76,25 @@ def calibrate_first_frame(board: boards.Board, image: Any) -> Calibration:
     return calibrate_from_markers(board, image).calibration
 
 
+def looks_like_stills(source: FolderSource) -> bool:
+    """Separate photos rather than video: consecutive images rarely show the same scene."""
+    gate = MotionGate()
+    quiet = moving = 0
+    for frame in source:
+        result = gate.update(downscale(frame.image, 320))
+        if gate.sigma is None:
+            continue
+        quiet += not result.moving
+        moving += result.moving
+    return quiet < moving or quiet + moving < 8
+
+
 def run_detect(args: argparse.Namespace) -> int:
     board = boards.load(args.board)
+    source = FolderSource(args.frames)
+    stills = args.mode == "stills" or (args.mode == "auto" and looks_like_stills(source))
+    if stills and not args.json:
+        print("treating the images as separate photos of the board (--mode video to override)")
     source = FolderSource(args.frames)
     frames = iter(source)
     detector: Detector | None = None
@@ -91,7 +116,7 @@ def run_detect(args: argparse.Namespace) -> int:
                 )
                 detector = Detector(board, calibration)
             start = time.perf_counter()
-            events = detector.process(frame)
+            events = detector.process_still(frame) if stills else detector.process(frame)
             busy += time.perf_counter() - start
             count += 1
             for event in events:

@@ -124,3 +124,30 @@ def test_detect_refuses_a_calibration_of_another_board(recorded, capsys):
     )
     assert code == 2
     assert "not 'groundround'" in capsys.readouterr().err
+
+
+def test_detect_on_separate_photos_finds_each_dart_and_the_takeout(recorded, tmp_path, capsys):
+    """One photo per state of the board (what people take with a phone): empty, one dart,
+    two darts, three darts, empty again."""
+    import shutil
+
+    truth = json.loads((recorded / "truth.json").read_text())
+    names = truth["frame_names"]
+    takeout = next(e["frame"] for e in truth["events"] if e["event"] == "takeout")
+    picks = [2, *(d["frame"] + 10 for d in truth["darts"]), takeout + 5]
+    for k, index in enumerate(picks):
+        shutil.copy(recorded / f"{names[index]}.jpg", tmp_path / f"photo_{k}.jpg")
+    args = ["detect", "--board", "classic", "--frames", str(tmp_path), "--json"]
+    assert main([*args, "--calibration", str(recorded / "calibration.json")]) == 0
+    events = _events(capsys)
+    kinds = [e["event"] for e in events]
+    assert kinds == ["calibrated", "dart", "dart", "dart", "takeout", "summary"]
+    for found, thrown in zip(
+        [e for e in events if e["event"] == "dart"], truth["darts"], strict=True
+    ):
+        assert math.hypot(found["x_mm"] - thrown["x_mm"], found["y_mm"] - thrown["y_mm"]) < 3
+    # the same folder read as video finds nothing: no two images show the same scene
+    assert (
+        main([*args, "--mode", "video", "--calibration", str(recorded / "calibration.json")]) == 0
+    )
+    assert [e["event"] for e in _events(capsys)] == ["calibrated", "summary"]
