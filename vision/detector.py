@@ -12,7 +12,7 @@ calibration, so the same code suits any camera, lens and resolution.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -99,6 +99,7 @@ class Detector:
         self._previous: np.ndarray | None = None
         self._scale = 1.0
         self._mm_per_px = 1.0
+        self._canonical = 1
         self.last_timing: dict[str, float] = {}
         self.out_of_board = OutOfBoard(calibration)
         self.dart_geometry = DartGeometry(calibration)
@@ -172,6 +173,8 @@ class Detector:
         self._scale = image.shape[1] / small.shape[1]
         h, w = image.shape[:2]
         self._mm_per_px = self.calibration.mm_per_pixel((w / 2, h / 2))
+        # the tip fit works at about a pixel per millimetre (see _fit)
+        self._canonical = max(1, int(0.9 / self._mm_per_px))
         self.reference = image.copy()
         self.scene = image.copy()
         self.reference_small = small.astype(np.float32)
@@ -335,19 +338,15 @@ class Detector:
             def end_test(a, b, offset=offset):
                 return self.dart_geometry.tip_end(a + offset, b + offset)
 
-            fit = fit_tip(evidence, group, t, occluders, shadow, hint, (roi, scene), end_test, luma)
+            images = (evidence, occluders, shadow, roi, scene, luma)
+            fit = self._fit(images, group, t, hint, end_test)
             if fit is None or not self._is_dart(fit, group, mm, group & shadow):
                 continue
             # Pieces lying along this dart's line (split by an earlier dart, or a flight
             # cut off from the shaft) belong to it: fit again with them.
             merged = self._along_line(group, groups, fit)
             if merged is not group:
-                fit = (
-                    fit_tip(
-                        evidence, merged, t, occluders, shadow, hint, (roi, scene), end_test, luma
-                    )
-                    or fit
-                )
+                fit = self._fit(images, merged, t, hint, end_test) or fit
                 group = merged
             # rank: a big solid blob with a clearly seen, unhidden point
             found.append((solid * (0.25 + fit.quality), fit, group))
@@ -369,6 +368,49 @@ class Detector:
         return events
 
     # --- pieces of the decision ----------------------------------------------------------------
+    def _fit(self, images, group: np.ndarray, t: float, hint, end_test) -> TipFit | None:
+        """``fit_tip`` at about one pixel per millimetre, whatever the camera's resolution:
+        its small distances (the point's width, the look beside it, gaps) are in pixels."""
+        evidence, occluders, shadow, roi, scene, luma = images
+        f = self._canonical
+        if f == 1:
+            return fit_tip(
+                evidence, group, t, occluders, shadow, hint, (roi, scene), end_test, luma
+            )
+        h, w = (evidence.shape[0] // f) * f, (evidence.shape[1] // f) * f
+        size = (w // f, h // f)
+
+        def area(image: np.ndarray) -> np.ndarray:
+            return cv2.resize(image[:h, :w], size, interpolation=cv2.INTER_AREA)
+
+        def mask(image: np.ndarray) -> np.ndarray:
+            return area(image.astype(np.float32)) > 0.5
+
+        def full(p: np.ndarray) -> np.ndarray:
+            return (np.asarray(p, dtype=np.float64) + 0.5) * f - 0.5
+
+        fit = fit_tip(
+            area(evidence),
+            mask(group),
+            t,
+            mask(occluders),
+            mask(shadow),
+            hint,
+            (area(roi), area(scene)),
+            lambda a, b: end_test(full(a), full(b)),
+            area(luma),
+        )
+        if fit is None:
+            return None
+        tip = full(np.array(fit.tip))
+        return replace(
+            fit,
+            tip=(float(tip[0]), float(tip[1])),
+            length_px=fit.length_px * f,
+            width_px=fit.width_px * f,
+            hidden_px=fit.hidden_px * f,
+        )
+
     def _groups(self, mask: np.ndarray) -> list[np.ndarray]:
         """Blobs of new pixels, pieces of one dart (split by an earlier dart) put together."""
         _count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
