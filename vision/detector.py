@@ -100,6 +100,8 @@ class Detector:
         self._scale = 1.0
         self._mm_per_px = 1.0
         self._canonical = 1
+        self._reference_grey: np.ndarray | None = None
+        self._window: np.ndarray | None = None
         self.last_timing: dict[str, float] = {}
         self.out_of_board = OutOfBoard(calibration)
         self.dart_geometry = DartGeometry(calibration)
@@ -157,7 +159,53 @@ class Detector:
             self._measure_noise_single(image)
             return []
         self.bounce_seen = False
+        image = self._aligned(image)
+        small = downscale(image, self.config.gate_width)
         return self._settled(frame.name, image, small)
+
+    def _aligned(self, image: np.ndarray) -> np.ndarray:
+        """Photos taken one by one: the camera may have moved a little between them (a
+        tripod touched). Undo a small shift against the empty-board photo (phase
+        correlation), so the shift does not light up every printed edge."""
+        assert self.reference is not None
+        if self._reference_grey is None:
+            self._reference_grey = cv2.cvtColor(self.reference, cv2.COLOR_BGR2GRAY).astype(
+                np.float32
+            )
+            self._window = cv2.createHanningWindow(self._reference_grey.shape[::-1], cv2.CV_32F)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        (dx, dy), response = cv2.phaseCorrelate(self._reference_grey, grey, self._window)
+        if response < 0.1 or math.hypot(dx, dy) > 40:
+            return image
+        # refine to a few hundredths of a pixel (a tenth is still visible on printed edges)
+        warp = np.float32([[1, 0, dx], [0, 1, dy]])
+        try:
+            _, warp = cv2.findTransformECC(
+                self._reference_grey,
+                grey,
+                warp,
+                cv2.MOTION_TRANSLATION,
+                (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-5),
+                None,
+                3,
+            )
+            dx, dy = float(warp[0, 2]), float(warp[1, 2])
+        except cv2.error:
+            pass  # keep the phase-correlation estimate
+        if math.hypot(dx, dy) < 0.05:
+            return image
+        back = np.float32([[1, 0, -dx], [0, 1, -dy]])
+        h, w = image.shape[:2]
+        out = cv2.warpAffine(
+            image, back, (w, h), flags=cv2.INTER_LANCZOS4, borderMode=cv2.BORDER_REPLICATE
+        )
+        # the strip the shift uncovered holds no picture: take the reference's there
+        bx, by = math.ceil(abs(dx)) + 1, math.ceil(abs(dy)) + 1
+        sides = [(slice(None), slice(0, bx)), (slice(None), slice(w - bx, w))]
+        sides += [(slice(0, by), slice(None)), (slice(h - by, h), slice(None))]
+        for rows, cols in sides:
+            out[rows, cols] = self.reference[rows, cols]
+        return out
 
     # --- phases ---------------------------------------------------------------------------
     def _warmup(self, image: np.ndarray, small: np.ndarray, moving: bool) -> list[Event]:
@@ -304,6 +352,7 @@ class Detector:
         if self.darts and not remaining:
             events.append(TakeoutEvent(name))
             self.darts = []
+            self._reference_grey = None
             self.reference = image.copy()
             self.reference_small = small.astype(np.float32)
             self.scene = image.copy()

@@ -151,3 +151,23 @@ def test_detect_on_separate_photos_finds_each_dart_and_the_takeout(recorded, tmp
         main([*args, "--mode", "video", "--calibration", str(recorded / "calibration.json")]) == 0
     )
     assert [e["event"] for e in _events(capsys)] == ["calibrated", "summary"]
+
+
+def test_photos_taken_after_the_camera_moved_a_little_are_aligned(recorded, tmp_path, capsys):
+    import cv2
+    import numpy as np
+
+    truth = json.loads((recorded / "truth.json").read_text())
+    names = truth["frame_names"]
+    picks = [2, *(d["frame"] + 10 for d in truth["darts"])]
+    shifts = [(0, 0), (2, -1), (-2, 1), (1, 3)]  # a tripod touched between photos
+    for k, (index, (dx, dy)) in enumerate(zip(picks, shifts, strict=True)):
+        image = cv2.imread(str(recorded / f"{names[index]}.jpg"))
+        moved = np.roll(image, (dy, dx), axis=(0, 1))
+        cv2.imwrite(str(tmp_path / f"photo_{k}.png"), moved)
+    args = ["detect", "--board", "classic", "--frames", str(tmp_path), "--json"]
+    assert main([*args, "--calibration", str(recorded / "calibration.json")]) == 0
+    found = [e for e in _events(capsys) if e["event"] == "dart"]
+    assert len(found) == 3
+    for event, thrown in zip(found, truth["darts"], strict=True):
+        assert math.hypot(event["x_mm"] - thrown["x_mm"], event["y_mm"] - thrown["y_mm"]) < 3
