@@ -340,24 +340,6 @@ def _walk(
     else:
         frac = 0.0
     tip_s = float(s[k] - frac * step)
-    # Where the signal falls fastest between the point's peak and a little past the
-    # half-level crossing: the point's edge even when a weaker tail (its shadow, JPEG
-    # ringing) follows it on the line.
-    peak = lo + int(np.argmax(window))
-    stop = min(limit, k + int(3 / step))
-    if stop - peak >= 3:
-        slope = np.diff(signal[peak : stop + 1])
-        j = int(np.argmin(slope))
-        if slope[j] < -0.1 * level:
-            # parabola through the three slopes around the steepest one
-            if 0 < j < len(slope) - 1:
-                y0, y1, y2 = slope[j - 1], slope[j], slope[j + 1]
-                den = y0 - 2 * y1 + y2
-                off = 0.5 * (y0 - y2) / den if den != 0 else 0.0
-            else:
-                off = 0.0
-            # a slope between samples i and i+1 sits at i + 0.5
-            tip_s = float(s[peak] - (j + 0.5 + np.clip(off, -0.5, 0.5)) * step)
     if occluded:
         # The point goes on behind an earlier dart and does not come out: it enters the
         # board somewhere behind it; the middle of the hidden stretch is the best guess.
