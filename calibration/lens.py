@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
+from calibration.model import undistort_pixels
 
 #: The printed sheet: 8 x 6 squares of 30 mm, markers of 22 mm; with its 8 mm margin it is
 #: 256 x 196 mm, which fits A4 and US letter landscape with printer margins.
@@ -129,18 +130,9 @@ def save_lens(lens: Lens, path: str | Path) -> None:
 
 def undistort_points(pixels: np.ndarray, lens: Lens | None) -> np.ndarray:
     """Image pixels -> undistorted pixels (same camera matrix); identity without a lens."""
-    pts = np.asarray(pixels, dtype=np.float64).reshape(-1, 2)
-    if lens is None or len(pts) == 0:
-        return pts
-    out = cv2.undistortPoints(
-        pts.reshape(-1, 1, 2),
-        lens.camera_matrix,
-        lens.dist_coeffs,
-        R=None,
-        P=lens.camera_matrix,
-        criteria=(cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-6),
-    )
-    return out.reshape(-1, 2)
+    if lens is None:
+        return np.asarray(pixels, dtype=np.float64).reshape(-1, 2)
+    return undistort_pixels(pixels, lens.camera_matrix, lens.dist_coeffs)
 
 
 _MAPS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}

@@ -33,6 +33,25 @@ class CalibrationFileError(UserError):
     """A calibration file is wrong; the message names the file, the field and the fix."""
 
 
+def undistort_pixels(
+    pixels: np.ndarray, camera_matrix: np.ndarray, dist_coeffs: np.ndarray
+) -> np.ndarray:
+    """Image pixels (N x 2) -> the pixels a distortion-free lens with the same camera matrix
+    would give (iterated to 1e-6, as the distortion model has no closed-form inverse)."""
+    pts = np.asarray(pixels, dtype=np.float64).reshape(-1, 2)
+    if len(pts) == 0 or not np.any(dist_coeffs):
+        return pts
+    out = cv2.undistortPoints(
+        pts.reshape(-1, 1, 2),
+        camera_matrix,
+        dist_coeffs,
+        R=None,
+        P=camera_matrix,
+        criteria=(cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-6),
+    )
+    return out.reshape(-1, 2)
+
+
 @dataclass(frozen=True)
 class Calibration:
     board: str
@@ -50,18 +69,9 @@ class Calibration:
 
     def undistort(self, pixels: np.ndarray) -> np.ndarray:
         """Image pixels -> undistorted pixels (identity without lens intrinsics)."""
-        pts = np.asarray(pixels, dtype=np.float64).reshape(-1, 2)
         if not self.has_lens:
-            return pts
-        out = cv2.undistortPoints(
-            pts.reshape(-1, 1, 2),
-            self.camera_matrix,
-            self.dist_coeffs,
-            R=None,
-            P=self.camera_matrix,
-            criteria=(cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-6),
-        )
-        return out.reshape(-1, 2)
+            return np.asarray(pixels, dtype=np.float64).reshape(-1, 2)
+        return undistort_pixels(pixels, self.camera_matrix, self.dist_coeffs)
 
     def distort(self, undistorted: np.ndarray) -> np.ndarray:
         """Undistorted pixels -> image pixels."""

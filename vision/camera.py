@@ -15,6 +15,8 @@ from functools import cached_property
 import cv2
 import numpy as np
 
+from calibration.model import undistort_pixels
+
 
 @dataclass(frozen=True)
 class Camera:
@@ -65,18 +67,7 @@ class Camera:
 
     def undistort_pixels(self, pixels: np.ndarray) -> np.ndarray:
         """Distorted pixels -> undistorted pixels (the same camera matrix)."""
-        pts = np.asarray(pixels, dtype=np.float64).reshape(-1, 1, 2)
-        if not np.any(self.dist_coeffs):
-            return pts.reshape(-1, 2)
-        out = cv2.undistortPoints(
-            pts,
-            self.camera_matrix,
-            self.dist_coeffs,
-            R=None,
-            P=self.camera_matrix,
-            criteria=(cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-6),
-        )
-        return out.reshape(-1, 2)
+        return undistort_pixels(pixels, self.camera_matrix, self.dist_coeffs)
 
     def pixels_to_board(self, pixels: np.ndarray) -> np.ndarray:
         """Distorted pixels -> board mm (intersection of the pixel's ray with the board)."""
