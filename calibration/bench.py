@@ -11,16 +11,21 @@ from __future__ import annotations
 import json
 import statistics
 import time
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 import boards
+from boards.model import Board
 from calibration.drift import check_drift
 from calibration.manual import TapPoint, calibrate_from_points
-from calibration.markerless import calibrate_markerless
+from calibration.markerless import board_reference, calibrate_markerless
 from calibration.markers import calibrate_from_markers
-from calibration.synthetic import Case, board_error_mm, tap_points, true_lens, view
+from calibration.result import CalibrationResult
+from calibration.synthetic import Case, board_error_mm, camera_for, tap_points, true_lens, view
+from vision.camera import Camera
 
 BOARDS = ("groundround", "classic", "dartwars")
 
@@ -59,14 +64,17 @@ def _summary(
     }
 
 
-def _bench_markers(cases: list[Case]) -> dict[str, Any]:
+#: One calibration to time: the board, the true camera, and the call that calibrates.
+Attempt = tuple[Board, Camera, Callable[[], CalibrationResult]]
+
+
+def _measure(method: str, attempts: Iterable[Attempt]) -> dict[str, Any]:
+    """Time each calibration and score it against the true camera."""
     errors, worst, ms, failed = [], [], [], 0
-    for case in cases:
-        board = boards.load(case.board_id)
-        image, camera = view(case)
+    for board, camera, calibrate in attempts:
         start = time.perf_counter()
         try:
-            result = calibrate_from_markers(board, image, true_lens(camera))
+            result = calibrate()
         except Exception:
             failed += 1
             continue
@@ -74,15 +82,19 @@ def _bench_markers(cases: list[Case]) -> dict[str, Any]:
         rms, mx = board_error_mm(result.calibration, camera, board)
         errors.append(rms)
         worst.append(mx)
-    return _summary("markers", errors, worst, ms, failed)
+    return _summary(method, errors, worst, ms, failed)
 
 
-def _bench_manual(cases: list[Case], rng: np.random.Generator) -> dict[str, Any]:
-    errors, worst, ms, failed = [], [], [], 0
+def _marker_attempts(cases: list[Case]) -> Iterator[Attempt]:
     for case in cases:
         board = boards.load(case.board_id)
-        from calibration.synthetic import camera_for
+        image, camera = view(case)
+        yield board, camera, partial(calibrate_from_markers, board, image, true_lens(camera))
 
+
+def _manual_attempts(cases: list[Case], rng: np.random.Generator) -> Iterator[Attempt]:
+    for case in cases:
+        board = boards.load(case.board_id)
         camera = camera_for(board, case)
         pts = tap_points(board)
         pixels = camera.project(pts) + rng.normal(0, 0.5, (len(pts), 2))  # taps ~0.5 px off
@@ -90,38 +102,19 @@ def _bench_manual(cases: list[Case], rng: np.random.Generator) -> dict[str, Any]
             TapPoint((float(u), float(v)), (float(x), float(y)), f"tap {k}")
             for k, ((u, v), (x, y)) in enumerate(zip(pixels, pts, strict=True))
         ]
-        start = time.perf_counter()
-        try:
-            result = calibrate_from_points(board, camera.image_size, taps, true_lens(camera))
-        except Exception:
-            failed += 1
-            continue
-        ms.append((time.perf_counter() - start) * 1000)
-        rms, mx = board_error_mm(result.calibration, camera, board)
-        errors.append(rms)
-        worst.append(mx)
-    return _summary("manual (32 taps, 0.5 px noise)", errors, worst, ms, failed)
+        yield (
+            board,
+            camera,
+            partial(calibrate_from_points, board, camera.image_size, taps, true_lens(camera)),
+        )
 
 
-def _bench_markerless(cases: list[Case]) -> dict[str, Any]:
-    errors, worst, ms, failed = [], [], [], 0
+def _markerless_attempts(cases: list[Case]) -> Iterator[Attempt]:
     for case in cases:
         board = boards.load(case.board_id)
         image, camera = view(case)
-        from calibration.markerless import board_reference
-
         board_reference(board).features("sift")  # one-off per board: not part of a calibration
-        start = time.perf_counter()
-        try:
-            result = calibrate_markerless(board, image, true_lens(camera))
-        except Exception:
-            failed += 1
-            continue
-        ms.append((time.perf_counter() - start) * 1000)
-        rms, mx = board_error_mm(result.calibration, camera, board)
-        errors.append(rms)
-        worst.append(mx)
-    return _summary("markerless", errors, worst, ms, failed)
+        yield board, camera, partial(calibrate_markerless, board, image, true_lens(camera))
 
 
 def _bench_drift(cases: list[Case], markerless: bool = False) -> dict[str, Any]:
@@ -179,9 +172,9 @@ def run(seed: int = 0, json_output: bool = False, cases: int = 8) -> dict[str, A
     markerless_cases = random_cases(rng, max(2, cases // 2), markers=False)
     started = time.perf_counter()
     rows = [
-        _bench_markers(marker_cases),
-        _bench_manual(marker_cases, rng),
-        _bench_markerless(markerless_cases),
+        _measure("markers", _marker_attempts(marker_cases)),
+        _measure("manual (32 taps, 0.5 px noise)", _manual_attempts(marker_cases, rng)),
+        _measure("markerless", _markerless_attempts(markerless_cases)),
         _bench_drift(marker_cases[:4]),
         _bench_drift(markerless_cases[:2], markerless=True),
         _bench_lens(seed),
