@@ -14,13 +14,14 @@ from boards.printing import render_svg
 from boards.scene import build_scene
 from oche.errors import UserError
 from oche.table import DEFAULT_BOARDS
-from rules import GAMES, RulesError, game_class
+from rules import GAMES, game_class
 from webui.context import (
     camera,
     control_required,
     error,
     has_control,
     json_body,
+    json_errors,
     pin_matches,
     table,
 )
@@ -39,19 +40,7 @@ PLAYER_COLORS = (
 )
 
 
-@bp.errorhandler(UserError)
-def _user_error(exc: UserError):
-    return error(str(exc), 400)
-
-
-@bp.errorhandler(RulesError)
-def _rules_error(exc: RulesError):
-    return error(exc.message, 409, rule=exc.rule)
-
-
-@bp.errorhandler(ValueError)
-def _value_error(exc: ValueError):
-    return error(str(exc), 400)
+json_errors(bp)
 
 
 # --- who may control ------------------------------------------------------------------

@@ -7,9 +7,11 @@ from functools import wraps
 from typing import Any
 from urllib.parse import urlparse
 
-from flask import current_app, jsonify, request, session
+from flask import Blueprint, current_app, jsonify, request, session
 
+from oche.errors import UserError
 from oche.table import Table
+from rules import RulesError
 
 
 def table() -> Table:
@@ -67,3 +69,19 @@ def json_body() -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError("the request body must be a JSON object")
     return data
+
+
+def json_errors(blueprint: Blueprint) -> None:
+    """Answer a blueprint's user mistakes and refused moves as JSON errors, not error pages."""
+
+    @blueprint.errorhandler(UserError)
+    def _user_error(exc: UserError):
+        return error(str(exc), 400)
+
+    @blueprint.errorhandler(RulesError)
+    def _rules_error(exc: RulesError):
+        return error(exc.message, 409, rule=exc.rule)
+
+    @blueprint.errorhandler(ValueError)
+    def _value_error(exc: ValueError):
+        return error(str(exc), 400)

@@ -24,10 +24,9 @@ from typing import Any
 
 from flask import Blueprint, jsonify, render_template, request
 
-from oche.errors import UserError
 from oche.table import GameSession
 from rules import RulesError
-from webui.context import control_required, error, json_body, same_origin, table
+from webui.context import control_required, error, json_body, json_errors, same_origin, table
 
 bp = Blueprint("player_api", __name__)
 
@@ -39,19 +38,7 @@ TOKEN_LENGTH = 10
 WRONG_TOKEN_DELAY_S = 0.3
 
 
-@bp.errorhandler(UserError)
-def _user_error(exc: UserError):
-    return error(str(exc), 400)
-
-
-@bp.errorhandler(RulesError)
-def _rules_error(exc: RulesError):
-    return error(exc.message, 409, rule=exc.rule)
-
-
-@bp.errorhandler(ValueError)
-def _value_error(exc: ValueError):
-    return error(str(exc), 400)
+json_errors(bp)
 
 
 # --- tokens ---------------------------------------------------------------------------
