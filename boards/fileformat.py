@@ -26,6 +26,7 @@ from shapely.validation import explain_validity
 
 from boards.model import Board, Link, Marker, Ring, Target, Zone
 from oche.errors import UserError
+from oche.files import write_atomic
 
 FORMAT = "oche-board"
 VERSION = 1
@@ -380,8 +381,4 @@ def load_file(path: str | Path) -> Board:
 
 def save_file(board: Board, path: str | Path) -> None:
     """Write a board file (atomically: a failed write never leaves half a file)."""
-    text = json.dumps(board_to_json(board), indent=1) + "\n"
-    target = Path(path)
-    tmp = target.with_suffix(target.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(target)
+    write_atomic(path, json.dumps(board_to_json(board), indent=1) + "\n")

@@ -21,6 +21,7 @@ from shapely.ops import substring
 from boards.model import Board
 from boards.scene import BLACK, Circle, Line, Primitive, Rect, Scene, Shape, Text, build_scene
 from oche.errors import UserError
+from oche.files import write_atomic
 
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 PAGE_MARGIN_MM = 8.0  # what home printers cannot reach
@@ -365,30 +366,24 @@ def print_board(board: Board, out: Path, dpi: float = 150, tiles: str | None = N
             for t in plan
         ]
     if suffix == ".pdf":
-        _write_atomic(out, render_pdf([(s, w, p) for s, w, p, _ in pages]))
+        write_atomic(out, render_pdf([(s, w, p) for s, w, p, _ in pages]))
         return [out]
     written = []
     for page_scene, window, page, path in pages:
         if suffix == ".svg":
-            _write_atomic(path, render_svg(page_scene, window).encode())
+            write_atomic(path, render_svg(page_scene, window).encode())
         else:
             image = render_png(page_scene, dpi, window)
             ok, data = cv2.imencode(".png", image)
             if not ok:
                 raise UserError(f"{path}: could not encode the PNG")
-            _write_atomic(path, _png_with_dpi(data.tobytes(), dpi))
+            write_atomic(path, png_with_dpi(data.tobytes(), dpi))
         written.append(path)
         del page  # page size only matters to PDF output
     return written
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_bytes(data)
-    tmp.replace(path)
-
-
-def _png_with_dpi(png: bytes, dpi: float) -> bytes:
+def png_with_dpi(png: bytes, dpi: float) -> bytes:
     """Insert a pHYs chunk so printing programs print the PNG at its true size."""
     import struct
     import zlib

@@ -19,8 +19,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from boards.printing import png_with_dpi
 from calibration.errors import CalibrationError
 from calibration.model import undistort_pixels
+from oche.files import write_atomic
 
 #: The printed sheet: 8 x 6 squares of 30 mm, markers of 22 mm; with its 8 mm margin it is
 #: 256 x 196 mm, which fits A4 and US letter landscape with printer margins.
@@ -122,10 +124,7 @@ def load_lens(path: str | Path) -> Lens:
 
 
 def save_lens(lens: Lens, path: str | Path) -> None:
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(lens.to_json(), indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, json.dumps(lens.to_json(), indent=1) + "\n")
 
 
 def undistort_points(pixels: np.ndarray, lens: Lens | None) -> np.ndarray:
@@ -179,20 +178,8 @@ def write_sheet(path: str | Path, dpi: float = 200.0) -> Path:
     ok, data = cv2.imencode(".png", sheet_image(dpi))
     if not ok:
         raise CalibrationError(f"{path}: could not encode the PNG")
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_bytes(_with_dpi(data.tobytes(), dpi))
-    tmp.replace(path)
+    write_atomic(path, png_with_dpi(data.tobytes(), dpi))
     return path
-
-
-def _with_dpi(png: bytes, dpi: float) -> bytes:
-    import struct
-    import zlib
-
-    per_metre = round(dpi / 0.0254)
-    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)
-    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
-    return png[:33] + chunk + png[33:]  # after the 8-byte signature and the IHDR chunk
 
 
 @dataclass(frozen=True)

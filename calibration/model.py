@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from oche.errors import UserError
+from oche.files import write_atomic
 
 VERSION = 1
 
@@ -249,10 +250,7 @@ def load(path: str | Path) -> Calibration:
 
 def save(calibration: Calibration, path: str | Path) -> None:
     """Write atomically: a failure never leaves a half-written file over a good one."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(calibration.to_json(), indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, json.dumps(calibration.to_json(), indent=1) + "\n")
 
 
 def from_camera(camera: Any, board_id: str, with_lens: bool = True) -> Calibration:

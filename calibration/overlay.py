@@ -11,6 +11,7 @@ from shapely.geometry import MultiPolygon, Polygon
 from boards.model import Board
 from calibration.model import Calibration
 from calibration.result import Report
+from oche.files import write_atomic
 
 ZONE = (255, 255, 0)  # cyan (BGR)
 GREEN = (0, 200, 0)
@@ -101,9 +102,7 @@ def save_overlay(path, image: np.ndarray) -> None:
     ok, data = cv2.imencode(suffix, image)
     if not ok:
         raise CalibrationError(f"{path}: cannot write this picture format: use .png or .jpg")
-    tmp = path.with_name(path.name + ".part")
     try:
-        tmp.write_bytes(data.tobytes())
-        tmp.replace(path)
+        write_atomic(path, data.tobytes())
     except OSError as exc:
         raise CalibrationError(f"{path}: cannot write the overlay ({exc.strerror})") from None
