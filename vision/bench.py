@@ -103,6 +103,7 @@ def _match(board: Board, truth: dict[str, Any], detections: list, score: Session
             score.misses.append(
                 {
                     "kind": "far",
+                    "error": _error_kind(event, dart),
                     "frame": frame,
                     "error_mm": round(best_d, 2),
                     "truth": [round(dart["x_mm"], 1), round(dart["y_mm"], 1)],
@@ -139,6 +140,28 @@ def _match(board: Board, truth: dict[str, Any], detections: list, score: Session
         score.misses.append(
             {"kind": "extra_bounceouts", "count": len(found_bounces) - score.bounceouts_found}
         )
+
+
+def _error_kind(event: DartEvent, dart: dict[str, Any]) -> str:
+    """Where a misplaced tip went, in the image, against the dart's true projected axis:
+    ``beside`` it (a flight wing, another object), ``past`` the point (usually into the
+    dart's own shadow), ``short`` of it (on the body), or at the ``tail``."""
+    if "tip_px" not in dart or "tail_px" not in dart:
+        return "unknown"
+    tip, tail = np.array(dart["tip_px"]), np.array(dart["tail_px"])
+    axis = tail - tip
+    length = float(np.linalg.norm(axis))
+    if length < 1e-6:
+        return "unknown"
+    axis /= length
+    offset = np.array(event.tip_px) - tip
+    along = float(offset @ axis)
+    beside = abs(float(offset[0] * axis[1] - offset[1] * axis[0]))
+    if beside > 6.0:
+        return "beside"
+    if along < 0:
+        return "past"
+    return "tail" if along > 0.6 * length else "short"
 
 
 def summarise(scores: list[SessionScore]) -> dict[str, Any]:
@@ -198,7 +221,17 @@ def _run(board_ids: list[str], sessions: int, seed: int, **options: Any) -> dict
             **summarise(scores),
             "misses": [{"seed": s.seed, **m} for s in scores for m in s.misses],
         }
-    return {"boards": rows, "total": summarise(all_scores), "targets": TARGETS, "notes": notes}
+    total = summarise(all_scores)
+    total["far_kinds"] = _far_kinds([m for s in all_scores for m in s.misses])
+    return {"boards": rows, "total": total, "targets": TARGETS, "notes": notes}
+
+
+def _far_kinds(misses: list[dict[str, Any]]) -> dict[str, int]:
+    kinds: dict[str, int] = {}
+    for miss in misses:
+        if miss["kind"] == "far":
+            kinds[miss["error"]] = kinds.get(miss["error"], 0) + 1
+    return dict(sorted(kinds.items(), key=lambda item: -item[1]))
 
 
 def meets(row: dict[str, Any]) -> dict[str, bool]:
@@ -235,5 +268,11 @@ def format_table(result: dict[str, Any]) -> str:
         "targets: " + ", ".join(f"{k} {'ok' if v else 'MISSED'}" for k, v in verdict.items())
     )
     lines.append("locate ms = mean/max over the frames where a dart was located")
+    kinds = result["total"].get("far_kinds")
+    if kinds:
+        lines.append(
+            "tips > 2.5 mm off, by where they went: "
+            + ", ".join(f"{kind} {count}" for kind, count in kinds.items())
+        )
     lines.extend(result["notes"])
     return "\n".join(lines)

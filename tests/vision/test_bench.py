@@ -50,3 +50,23 @@ def test_scoring_counts_found_phantoms_zones_and_takeouts():
     assert not verdict["recall"] and not verdict["phantoms"] and verdict["ms_per_frame"]
     table = format_table({"boards": {"classic": row}, "total": row, "notes": ["a note"]})
     assert "classic" in table and "recall MISSED" in table and "a note" in table
+
+
+def test_a_misplaced_tip_is_told_by_where_it_went_along_the_dart():
+    board = boards.load("classic")
+    # the dart's image runs from its tip at (100, 100) to the end of its flights at (100, 40)
+    dart = {"x_mm": 200.0, "y_mm": 200.0, "frame": 1, "turn": 0}
+    dart |= {"tip_px": [100.0, 100.0], "tail_px": [100.0, 40.0]}
+    truth = {"darts": [dart], "events": [{"event": "dart", "frame": 1}]}
+
+    def kind_of(pixel: tuple[float, float]) -> str:
+        event = DartEvent("f", 205.0, 200.0, 0.5, None, (), pixel)
+        score = SessionScore("classic", 1)
+        _match(board, truth, [(2, event)], score)
+        (miss,) = [m for m in score.misses if m["kind"] == "far"]
+        return miss["error"]
+
+    assert kind_of((100.0, 108.0)) == "past"  # ran on past the point (its shadow)
+    assert kind_of((100.0, 90.0)) == "short"  # stopped on the barrel
+    assert kind_of((115.0, 70.0)) == "beside"  # a flight wing
+    assert kind_of((100.0, 45.0)) == "tail"

@@ -157,8 +157,20 @@ class SessionBuilder:
                 self.objects.remove(fallen)
             self.events.append({"event": "bounceout", "frame": first})
         else:
+            m = model
+            tail = dart.axis_point(m.point_len + m.barrel_len + m.shaft_len + m.flight_len)
+            tip_px, tail_px = self.camera.project(np.vstack([[*tip, 0.0], tail]))
             self.darts.append(
-                {"x_mm": tip[0], "y_mm": tip[1], "frame": first, "turn": self.turn, "bounce": False}
+                {
+                    "x_mm": tip[0],
+                    "y_mm": tip[1],
+                    "frame": first,
+                    "turn": self.turn,
+                    "bounce": False,
+                    # where the tip and the end of the flights appear (error analysis)
+                    "tip_px": [round(float(v), 2) for v in tip_px],
+                    "tail_px": [round(float(v), 2) for v in tail_px],
+                }
             )
             self.events.append({"event": "dart", "frame": first, "x_mm": tip[0], "y_mm": tip[1]})
         self.idle(int(self.rng.integers(8, 14)))
