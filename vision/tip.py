@@ -259,7 +259,12 @@ def _walk(
     on = np.convolve(on, kernel, mode="same")
     side_a = np.convolve((along(3.5, evidence) + along(4.5, evidence)) / 2, kernel, mode="same")
     side_b = np.convolve((along(-3.5, evidence) + along(-4.5, evidence)) / 2, kernel, mode="same")
+    # To follow the point, the board beside it on the cleaner side: the point may run along
+    # something on one side (its own shadow, an earlier dart).
     signal = on - np.minimum(side_a, side_b)
+    # To place its end, both sides: a shadow leaving the tip sideways lights up one side
+    # just past the point, and the cleaner side alone would let the level run on into it.
+    balanced = on - (side_a + side_b) / 2
     blocked = (
         np.maximum.reduce([along(o, occluders.astype(np.float32)) for o in (-1.0, 0.0, 1.0)]) > 0.5
         if occluders is not None
@@ -328,20 +333,25 @@ def _walk(
     # The point's level: the strongest signal just inside the end (the edge of a bright
     # point blurs outwards, so the run's last pixels are weaker than the point itself).
     lo = max(0, end - int(4 / step))
-    window = signal[lo : end + 1]
-    k = lo + int(np.argmax(window))
-    level = float(signal[k])
-    half = level / 2
-    while k + 1 <= limit and signal[k + 1] >= half:
-        k += 1
-    if k + 1 <= limit:
-        a, b = signal[k], signal[k + 1]
-        frac = float(np.clip((a - half) / (a - b), 0.0, 1.0)) if a != b else 0.0
-    else:
-        frac = 0.0
-    tip_s = float(s[k] - frac * step)
+    level = float(signal[lo + int(np.argmax(signal[lo : end + 1]))])
+    # placed on the balanced signal unless the point is only seen against one side
+    placed = balanced if float(balanced[lo : end + 1].max()) >= tau else signal
+    tip_s = _half_level(placed, s, lo, end, step)
     if occluded:
         # The point goes on behind an earlier dart and does not come out: it enters the
         # board somewhere behind it; the middle of the hidden stretch is the best guess.
         tip_s -= hidden / 2
     return tip_s, level, hidden if occluded else 0.0
+
+
+def _half_level(signal: np.ndarray, s: np.ndarray, lo: int, end: int, step: float) -> float:
+    """Where ``signal`` falls to half of its peak in ``lo..end``, going outwards (sub-sample)."""
+    limit = len(s) - 1
+    k = lo + int(np.argmax(signal[lo : end + 1]))
+    half = float(signal[k]) / 2
+    while k + 1 <= limit and signal[k + 1] >= half:
+        k += 1
+    frac = 0.0
+    if k + 1 <= limit and signal[k] != signal[k + 1]:
+        frac = float(np.clip((signal[k] - half) / (signal[k] - signal[k + 1]), 0.0, 1.0))
+    return float(s[k] - frac * step)
