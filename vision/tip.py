@@ -254,7 +254,8 @@ def _walk(
             center[1] + axis[1] * s + perp[1] * offset,
         )
 
-    kernel = np.ones(4, np.float32) / 4  # 1 px along the axis
+    # 1 px along the axis, centred (an even-length box would shift the signal by half a step)
+    kernel = np.array([0.5, 1.0, 1.0, 1.0, 0.5], np.float32) / 4
     on = np.maximum.reduce([along(o, evidence) for o in (-0.5, 0.0, 0.5)])
     on = np.convolve(on, kernel, mode="same")
     side_a = np.convolve((along(3.5, evidence) + along(4.5, evidence)) / 2, kernel, mode="same")
