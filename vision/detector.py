@@ -387,15 +387,18 @@ class Detector:
             def end_test(a, b, offset=offset):
                 return self.dart_geometry.tip_end(a + offset, b + offset)
 
+            def lean(a, b, offset=offset):
+                return self.dart_geometry.best_angle(a + offset, b + offset, LEAN_SPAN_MM)
+
             images = (evidence, occluders, shadow, roi, scene, luma)
-            fit = self._fit(images, group, t, hint, end_test)
+            fit = self._fit(images, group, t, hint, (end_test, lean), mm)
             if fit is None or not self._is_dart(fit, group, mm, group & shadow):
                 continue
             # Pieces lying along this dart's line (split by an earlier dart, or a flight
             # cut off from the shaft) belong to it: fit again with them.
             merged = self._along_line(group, groups, fit)
             if merged is not group:
-                fit = self._fit(images, merged, t, hint, end_test) or fit
+                fit = self._fit(images, merged, t, hint, (end_test, lean), mm) or fit
                 group = merged
             # rank: a big solid blob with a clearly seen, unhidden point
             found.append((solid * (0.25 + fit.quality), fit, group))
@@ -417,14 +420,26 @@ class Detector:
         return events
 
     # --- pieces of the decision ----------------------------------------------------------------
-    def _fit(self, images, group: np.ndarray, t: float, hint, end_test) -> TipFit | None:
+    def _fit(self, images, group: np.ndarray, t: float, hint, tests, mm: float) -> TipFit | None:
         """``fit_tip`` at about one pixel per millimetre, whatever the camera's resolution:
-        its small distances (the point's width, the look beside it, gaps) are in pixels."""
+        its small distances (the point's width, the look beside it, gaps) are in pixels.
+        ``tests``: the 3D end test and lean test (pixels); ``mm``: mm per pixel at the blob."""
         evidence, occluders, shadow, roi, scene, luma = images
+        end_test, lean = tests
         f = self._canonical
         if f == 1:
             return fit_tip(
-                evidence, group, t, occluders, shadow, hint, (roi, scene), end_test, luma
+                evidence,
+                group,
+                t,
+                occluders,
+                shadow,
+                hint,
+                (roi, scene),
+                end_test,
+                luma,
+                mm_per_px=mm,
+                lean=lean,
             )
         h, w = (evidence.shape[0] // f) * f, (evidence.shape[1] // f) * f
         size = (w // f, h // f)
@@ -448,6 +463,8 @@ class Detector:
             (area(roi), area(scene)),
             lambda a, b: end_test(full(a), full(b)),
             area(luma),
+            mm_per_px=mm * f,
+            lean=lambda a, b: lean(full(a), full(b)),
         )
         if fit is None:
             return None
@@ -458,6 +475,7 @@ class Detector:
             length_px=fit.length_px * f,
             width_px=fit.width_px * f,
             hidden_px=fit.hidden_px * f,
+            spread_px=fit.spread_px * f,
         )
 
     def _groups(self, mask: np.ndarray) -> list[np.ndarray]:
@@ -552,6 +570,9 @@ class Detector:
         if fit.occluded:
             # uniform over the hidden stretch of the axis
             sigma = math.hypot(sigma, fit.hidden_px * mm_px / math.sqrt(12))
+        if fit.spread_px > 0:
+            # the point is hidden under the flights of a dart seen along its axis
+            sigma = math.hypot(sigma, fit.spread_px * mm_px)
         location = self.board.locate(float(x), float(y), float(sigma))
         return DartEvent(
             name,
@@ -562,6 +583,10 @@ class Detector:
             location.candidates,
             (float(u), float(v)),
         )
+
+
+# From the point to the middle of the flights, any common dart (for the lean test).
+LEAN_SPAN_MM = (60.0, 160.0)
 
 
 def _shadow_like(

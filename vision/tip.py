@@ -16,6 +16,7 @@ normal points to in the image (``tail_hint``, from the calibration). So:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -33,9 +34,32 @@ class TipFit:
     quality: float  # 0..1, lower means a less certain tip
     hidden_px: float = 0.0  # length of axis hidden behind it (the tip is somewhere there)
     point_seen: bool = True  # False: nothing past the barrel; the point may be invisible
+    spread_px: float = 0.0  # the point is hidden behind the flights: about this far from tip
 
 
 COVER_WEIGHT = 2.0
+# A dart whose fitted line is no longer than a flight tuft is across (both wings of a standard
+# flight span about 40 mm) is seen nearly along its axis: that line may be a wing pair.
+TUFT_MM = 50.0
+# The body must stick out of the tuft by this much more than the tuft does on the far side
+# (and more than the fitted line does).
+BODY_EXCESS_MM = 6.0
+MAX_LEAN_DEG = 40.0  # a dart sticks out of the board at most about this far from the normal
+RAY_CANDIDATES = 6
+NEAR_DEG = 15.0  # rays this close to the fitted line are that line
+# A body's far end (barrel, point) changed colour somewhere; the dart's shadow never does.
+FAR_SOLID = 0.3
+# A line through the tuft whose two sides differ by less than this is a pair of wings.
+PAIRED_MM = 2.5
+ROOM_SIDE = 0.0  # cosine: the flights lie on the room side of the point (calibration)
+# Shadow-like pixels (only darker, same colour) are a grey barrel or the dart's own shadow;
+# a ray along the shadow has hardly any pixels that changed colour, a barrel's has some.
+SHADOW_RAY_WEIGHT = 0.2
+RAY_DIRECTIONS = 72
+
+# lean(tip, tail) (pixels): the smallest angle to the board's normal (degrees) a dart with
+# its point on the board under ``tip`` and its flights on the ray of ``tail`` can make.
+Lean = Callable[[np.ndarray, np.ndarray], float]
 
 
 def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -89,6 +113,152 @@ def _ransac_line(
     return np.array([xs[a[k]], ys[a[k]]]), np.array([ux[k], uy[k]])
 
 
+def _ray_runs(
+    px: np.ndarray,
+    py: np.ndarray,
+    solid: np.ndarray,
+    directions: np.ndarray,
+    band: float = 1.5,
+    max_gap: int = 2,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For rays from the origin along ``directions`` (k x 2 unit vectors) through the pixels
+    (px, py): the length of the unbroken run of pixels along each ray (gaps up to
+    ``max_gap`` px bridged) and its cover (1-px steps holding a ``solid`` pixel count 1, steps
+    holding only others count ``SHADOW_RAY_WEIGHT``)."""
+    max_r = int(np.ceil(np.hypot(px, py).max())) + 2
+    t = px[None, :] * directions[:, 0:1] + py[None, :] * directions[:, 1:2]
+    n = py[None, :] * directions[:, 0:1] - px[None, :] * directions[:, 1:2]
+    inside = (np.abs(n) <= band) & (t >= 0)
+    rows, cols = np.nonzero(inside)
+    bins = np.floor(t[rows, cols]).astype(int)
+    occupied = np.zeros((len(directions), max_r + max_gap + 2), bool)
+    occupied[rows, bins] = True
+    strong = np.zeros_like(occupied)
+    keep = solid[cols]
+    strong[rows[keep], bins[keep]] = True
+    # the run ends before the first stretch of more than max_gap empty steps
+    empty = np.concatenate([np.zeros((len(directions), 1)), np.cumsum(~occupied, axis=1)], 1)
+    window = max_gap + 1
+    broken = (empty[:, window:] - empty[:, :-window]) >= window
+    first_break = np.where(broken.any(axis=1), np.argmax(broken, axis=1), occupied.shape[1])
+    index = np.arange(occupied.shape[1])
+    in_run = occupied & (index[None, :] < first_break[:, None])
+    length = np.where(in_run.any(axis=1), (in_run * (index[None, :] + 1)).max(axis=1), 0)
+    cover = (in_run & strong).sum(axis=1) + SHADOW_RAY_WEIGHT * (in_run & ~strong).sum(axis=1)
+    far = in_run & (index[None, :] >= (2 * length[:, None]) // 3)
+    far_solid = (far & strong).sum(axis=1) / np.maximum(1, far.sum(axis=1))
+    return length.astype(np.float64), cover.astype(np.float64), far_solid
+
+
+@dataclass(frozen=True)
+class _TuftReading:
+    center: np.ndarray  # the tuft's centre (image px)
+    direction: np.ndarray | None  # unit vector from the centre to the point, None if hidden
+    reach: float  # how far the body runs out (px), or the tuft's radius if hidden
+
+
+def _symmetry_centre(body: np.ndarray, weight: np.ndarray, search: int = 4) -> np.ndarray:
+    """The tuft's centre: opposite wings mirror each other through the axis, so the tuft
+    seen along the axis is point-symmetric about it. Near the weighted centroid (which the
+    shaft or the point pulls aside), the pixel centre (half steps) about which most of
+    ``body`` maps onto itself."""
+    ys, xs = np.nonzero(body)
+    w = weight[ys, xs]
+    cx, cy = float((xs * w).sum() / w.sum()), float((ys * w).sum() / w.sum())
+    h, wd = body.shape
+    best, best_c = -1, np.array([cx, cy])
+    # reflection through c: p -> 2c - p; with 2c an integer the image lookup is exact
+    for sx in range(round(2 * cx) - 2 * search, round(2 * cx) + 2 * search + 1):
+        for sy in range(round(2 * cy) - 2 * search, round(2 * cy) + 2 * search + 1):
+            rx, ry = sx - xs, sy - ys
+            ok = (rx >= 0) & (rx < wd) & (ry >= 0) & (ry < h)
+            count = int(np.count_nonzero(body[ry[ok], rx[ok]]))
+            if count > best:
+                best, best_c = count, np.array([sx / 2, sy / 2])
+    return best_c
+
+
+def _body_from_tuft(
+    mask: np.ndarray,
+    body: np.ndarray,
+    weight: np.ndarray,
+    mm_per_px: float,
+    fitted: np.ndarray,
+    tail_hint: np.ndarray | None = None,
+    lean: Lean | None = None,
+) -> _TuftReading | None:
+    """A dart seen nearly along its axis: the flights are a cross around the shaft. The wings
+    sit in opposite pairs around the axis, so from the tuft's centre every wing has a partner
+    on the far side; the body (barrel and point) runs out on one side only. The ray with the
+    largest unpaired run is the body, if it beats the ``fitted`` direction (unit, from the
+    tuft towards the fitted point) clearly and a dart could stick out of the board so
+    (``lean``). A reading
+    without a direction: the body is hidden behind the flights. None: keep the fitted line."""
+    center = _symmetry_centre(body, weight)
+    all_ys, all_xs = np.nonzero(mask)
+    angles = np.arange(RAY_DIRECTIONS) * (2 * np.pi / RAY_DIRECTIONS)
+    directions = np.column_stack([np.cos(angles), np.sin(angles)])
+    reach, cover, far_solid = _ray_runs(
+        all_xs - center[0], all_ys - center[1], body[all_ys, all_xs], directions
+    )
+    excess = cover - np.roll(cover, RAY_DIRECTIONS // 2)
+    # the fitted line's own side, allowing for the tuft's centre being a little off it
+    near_fitted = directions @ fitted >= np.cos(np.radians(NEAR_DEG)) - 1e-9
+    own_best = max(0.0, float(excess[near_fitted].max()))
+    for k in np.argsort(-excess)[:RAY_CANDIDATES]:
+        if (excess[k] - own_best) * mm_per_px < BODY_EXCESS_MM:
+            break  # no ray beats the fitted line clearly
+        if near_fitted[k]:
+            return None  # the fitted line is the body
+        if tail_hint is not None and float(directions[k] @ tail_hint) > ROOM_SIDE:
+            continue  # the point would be on the room side of its own flights
+        if far_solid[k] < FAR_SOLID:
+            continue  # ends in shadow-like pixels only: the dart's own shadow
+        tip = center + directions[k] * reach[k]
+        if lean is None or lean(tip, center) <= MAX_LEAN_DEG:
+            return _TuftReading(center, directions[k], float(reach[k]))
+    if own_best * mm_per_px < PAIRED_MM:
+        # The fitted line runs out of the tuft as far on both sides: a pair of wings, and
+        # no body to be seen. The point is under the tuft.
+        return _TuftReading(center, None, float(np.median(reach)))
+    return None
+
+
+def _refine(
+    center: np.ndarray,
+    axis: np.ndarray,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    w: np.ndarray,
+    t_from: float,
+    t_to: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Centres of 1-px slices across the axis between ``t_from`` and ``t_to``, robust
+    straight-line fit: the refined (center, axis)."""
+    t = (xs - center[0]) * axis[0] + (ys - center[1]) * axis[1]
+    n = -(xs - center[0]) * axis[1] + (ys - center[1]) * axis[0]
+    part = (t >= t_from) & (t < t_to) & (np.abs(n) <= 6.0)
+    if np.count_nonzero(part) < 8:
+        return center, axis
+    bins = np.floor(t[part] - t_from).astype(int)
+    mass = np.bincount(bins, weights=w[part])
+    moment = np.bincount(bins, weights=w[part] * n[part])
+    keep = mass > 0
+    slice_t = np.nonzero(keep)[0] + t_from + 0.5
+    slice_n = moment[keep] / mass[keep]
+    if len(slice_t) < 4:
+        return center, axis
+    weights = np.sqrt(mass[keep])
+    for _ in range(4):
+        slope, offset = np.polyfit(slice_t, slice_n, 1, w=weights)
+        resid = slice_n - (slope * slice_t + offset)
+        scale = max(0.4, 1.4826 * float(np.median(np.abs(resid))))
+        weights = np.sqrt(mass[keep]) / (1 + (resid / (2 * scale)) ** 2)
+    perp = np.array([-axis[1], axis[0]])
+    axis = axis + perp * slope
+    return center + perp * offset, axis / np.linalg.norm(axis)
+
+
 def fit_tip(
     evidence: np.ndarray,
     mask: np.ndarray,
@@ -99,6 +269,8 @@ def fit_tip(
     colors: tuple[np.ndarray, np.ndarray] | None = None,
     end_test=None,
     walk_evidence: np.ndarray | None = None,
+    mm_per_px: float | None = None,
+    lean: Lean | None = None,
 ) -> TipFit | None:
     """Fit the tip of the one dart in ``mask`` (bool) using ``evidence`` (float32: how much
     each pixel changed, as a new object). ``occluders`` marks pixels of earlier objects that
@@ -107,7 +279,9 @@ def fit_tip(
     scene before (BGR), to tell the point from its own shadow where the two meet;
     ``end_test(a, b)`` (pixels) > 0 when end ``a`` is the more plausible point in 3D;
     ``walk_evidence`` a sharper change image for the search along the axis (luminance:
-    compressed video keeps colour at half resolution)."""
+    compressed video keeps colour at half resolution); ``mm_per_px`` the scale on the board
+    there (without it, a dart seen along its axis is not looked for); ``lean`` the 3D test
+    of a body found from the flights (see ``Lean``)."""
     body = mask
     if shadow is not None:
         without = mask & ~shadow
@@ -143,28 +317,33 @@ def fit_tip(
         axis, t, n = -axis, -t, -n
         t_min, t_max = -t_max, -t_min
 
+    if mm_per_px is not None and length * mm_per_px < TUFT_MM:
+        # As short as a flight tuft: the line may be a pair of wings of a dart seen nearly
+        # along its axis. Look for the body from the tuft's centre.
+        weight = np.minimum(evidence, 4 * threshold) + 1e-6
+        tuft = _body_from_tuft(mask, body, weight, mm_per_px, -axis, tail_hint, lean)
+        if tuft is not None and tuft.direction is None:
+            return _hidden_body_fit(tuft, tail_hint, length)
+        if tuft is not None:
+            return _fit_along(
+                tuft.center,
+                -tuft.direction,
+                tuft.reach,
+                mask,
+                weight,
+                length,
+                (
+                    evidence if walk_evidence is None else walk_evidence,
+                    threshold,
+                    occluders,
+                    colors,
+                ),
+            )
+
     # Refine: centres of 1-px slices across the narrow half, robust straight-line fit.
-    half = (t < t_min + length * 0.55) & (np.abs(n) <= 6.0)
-    if np.count_nonzero(half) >= 8:
-        bins = np.floor(t[half] - t_min).astype(int)
-        mass = np.bincount(bins, weights=w[half])
-        moment = np.bincount(bins, weights=w[half] * n[half])
-        keep = mass > 0
-        slice_t = np.nonzero(keep)[0] + t_min + 0.5
-        slice_n = moment[keep] / mass[keep]
-        if len(slice_t) >= 4:
-            weights = np.sqrt(mass[keep])
-            for _ in range(4):
-                slope, offset = np.polyfit(slice_t, slice_n, 1, w=weights)
-                resid = slice_n - (slope * slice_t + offset)
-                scale = max(0.4, 1.4826 * float(np.median(np.abs(resid))))
-                weights = np.sqrt(mass[keep]) / (1 + (resid / (2 * scale)) ** 2)
-            perp = np.array([-axis[1], axis[0]])
-            center = center + perp * offset
-            axis = axis + perp * slope
-            axis /= np.linalg.norm(axis)
-            t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
-            n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
+    center, axis = _refine(center, axis, xs_f, ys_f, w, t_min, t_min + length * 0.55)
+    t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
+    n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
     # Where the blob ends towards the point. Shadow-like pixels bridge a hole in the dart
     # (a grey barrel on a light board passes for a shadow) but do not extend it (the dart's
     # own shadow on its line).
@@ -203,6 +382,66 @@ def fit_tip(
         quality=quality,
         hidden_px=hidden,
         point_seen=point_seen,
+    )
+
+
+def _hidden_body_fit(tuft: _TuftReading, tail_hint: np.ndarray | None, length: float) -> TipFit:
+    """The body is hidden behind its flights: the point enters the board somewhere under the
+    tuft, most likely near its centre; say how uncertain that is (a uniform disc of the
+    tuft's radius has a spread of half the radius along any direction)."""
+    axis = tail_hint if tail_hint is not None and np.linalg.norm(tail_hint) > 0 else (1.0, 0.0)
+    return TipFit(
+        tip=(float(tuft.center[0]), float(tuft.center[1])),
+        axis=(float(axis[0]), float(axis[1])),
+        length_px=length,
+        width_px=2 * tuft.reach,
+        contrast=0.0,
+        occluded=False,
+        quality=0.0,
+        point_seen=True,
+        spread_px=tuft.reach / 2,
+    )
+
+
+def _fit_along(
+    center: np.ndarray,
+    axis: np.ndarray,
+    reach: float,
+    mask: np.ndarray,
+    weight: np.ndarray,
+    length: float,
+    walk: tuple,
+) -> TipFit:
+    """The tip of a body that runs ``reach`` px from the tuft's ``center`` against ``axis``
+    (unit, from the tip towards the flights): refine the line through the body's slices,
+    find where the run of changed pixels ends, and search along it past that end."""
+    evidence, threshold, occluders, colors = walk
+    ys, xs = np.nonzero(mask)
+    xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
+    center, axis = _refine(center, axis, xs_f, ys_f, weight[ys, xs], -reach, 0.0)
+    run, _, _ = _ray_runs(
+        xs_f - center[0], ys_f - center[1], np.ones(len(xs), bool), -axis[None, :]
+    )
+    t_end = -float(run[0])
+    n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
+    t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
+    on_body = (t >= t_end) & (t <= 0)
+    width = float(np.percentile(np.abs(n[on_body]), 75)) * 2 if on_body.any() else 0.0
+    tip_s, level, hidden = _walk(evidence, center, axis, t_end, threshold, occluders, colors)
+    occluded = hidden > 0
+    contrast = level / threshold
+    quality = float(np.clip((contrast - 0.5) / 2.5, 0.0, 1.0)) * (0.3 if occluded else 1.0)
+    tip = center + axis * tip_s
+    return TipFit(
+        tip=(float(tip[0]), float(tip[1])),
+        axis=(float(axis[0]), float(axis[1])),
+        length_px=max(length, -t_end),
+        width_px=width,
+        contrast=contrast,
+        occluded=occluded,
+        quality=quality,
+        hidden_px=hidden,
+        point_seen=level > 0,
     )
 
 

@@ -90,3 +90,44 @@ def test_robust_sigma_ignores_a_large_change():
     values = rng.normal(0, 3.0, 100_000)
     values[:5_000] = 200.0  # a dart-sized part of the image changed
     assert abs(robust_sigma(values) - 3.0) < 1.0
+
+
+def _end_on_evidence(body_len: float, rng: np.random.Generator):
+    """A dart seen nearly along its axis: four thin wings (a slightly turned cross, 16 px from
+    the centre at 70, 70) and, towards the lower left, a grey barrel ``body_len`` px long that
+    passes for a shadow (only darker) and an 8 px point. Returns evidence, the barrel's
+    pixels and the true tip."""
+    evidence = np.zeros((140, 140), np.float32)
+    barrel = np.zeros((140, 140), np.uint8)
+    for dx, dy in ((1, 0.15), (-1, -0.15), (-0.15, 1), (0.15, -1)):
+        cv2.line(evidence, (70, 70), (int(70 + 16 * dx), int(70 + 16 * dy)), 120.0, 3)
+    tip = np.array([70.0, 70.0])
+    if body_len:
+        d = np.array([-1.0, 1.0]) / np.sqrt(2)
+        end = (int(70 + d[0] * body_len), int(70 + d[1] * body_len))
+        cv2.line(evidence, (70, 70), end, 150.0, 6)
+        cv2.line(barrel, (70, 70), end, 1, 6)
+        tip = 70 + d * (body_len + 8)
+        cv2.line(evidence, end, tuple(int(v) for v in np.round(tip)), 90.0, 2)
+    evidence += rng.normal(0, 2.0, evidence.shape).astype(np.float32)
+    return np.abs(evidence), barrel.astype(bool), tip
+
+
+def test_dart_seen_along_its_axis_gets_the_point_not_a_wing_tip():
+    rng = np.random.default_rng(6)
+    evidence, barrel, tip = _end_on_evidence(20, rng)
+    mask = evidence > 12.0
+    out = np.array([0.7, -0.7])  # the room is up and to the right
+    fit = fit_tip(evidence, mask, 12.0, shadow=barrel & mask, tail_hint=out, mm_per_px=1.0)
+    assert fit is not None
+    assert np.hypot(fit.tip[0] - tip[0], fit.tip[1] - tip[1]) < 2.5
+
+
+def test_body_hidden_behind_the_flights_gives_the_tuft_centre_and_a_spread():
+    rng = np.random.default_rng(7)
+    evidence, _barrel, _tip = _end_on_evidence(0, rng)
+    mask = evidence > 12.0
+    fit = fit_tip(evidence, mask, 12.0, tail_hint=np.array([0.7, -0.7]), mm_per_px=1.0)
+    assert fit is not None
+    assert np.hypot(fit.tip[0] - 70.0, fit.tip[1] - 70.0) < 2.0
+    assert fit.spread_px >= 3.0  # not a wing tip with a small sigma
