@@ -23,7 +23,7 @@ from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
 from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, robust_sigma
-from vision.tip import TipFit, fit_tip
+from vision.tip import TUFT_MM, TipFit, fit_tip
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,9 @@ class DetectorConfig:
     min_dart_mm2: float = 250.0  # a barrel alone covers more than this
     max_piece_solidity: float = 0.75  # round pieces fill their convex hull, flights do not
     unseen_point_sigma_mm: float = 8.0  # about half a dart point's visible length
+
+
+Candidate = tuple[float, TipFit, np.ndarray]  # (rank, fit, pixels)
 
 
 @dataclass
@@ -371,7 +374,8 @@ class Detector:
         smooth = cv2.GaussianBlur(evidence, (3, 3), 0)
         new = (smooth > t * 0.8).astype(np.uint8)
         substantial = False  # something object-like changed: then it is no bounce-out
-        found: list[tuple[float, TipFit, np.ndarray]] = []
+        found: list[Candidate] = []
+        pieces: list[Candidate] = []  # fitted but not dart-like alone
         groups = self._groups(new)
         for group in groups:
             ys_g, xs_g = np.nonzero(group)
@@ -392,7 +396,10 @@ class Detector:
 
             images = (evidence, occluders, shadow, roi, scene, luma)
             fit = self._fit(images, group, t, hint, (end_test, lean), mm)
-            if fit is None or not self._is_dart(fit, group, mm, group & shadow):
+            if fit is None:
+                continue
+            if not self._is_dart(fit, group, mm, group & shadow):
+                pieces.append((0.0, fit, group))  # may be the body of a dart seen end-on
                 continue
             # Pieces lying along this dart's line (split by an earlier dart, or a flight
             # cut off from the shaft) belong to it: fit again with them.
@@ -402,6 +409,7 @@ class Detector:
                 group = merged
             # rank: a big solid blob with a clearly seen, unhidden point
             found.append((solid * (0.25 + fit.quality), fit, group))
+        found = self._tufts_joined(found, pieces, x0, y0)
         # Darts arrive one at a time (a settle takes a fraction of a second, a throw takes
         # seconds): the most solid blob is the dart. Other blobs are what it did to the
         # scene (its shadow on earlier darts, a flight it hides), never a second dart.
@@ -420,6 +428,34 @@ class Detector:
         return events
 
     # --- pieces of the decision ----------------------------------------------------------------
+    def _tufts_joined(
+        self, found: list[Candidate], pieces: list[Candidate], x0: int, y0: int
+    ) -> list[Candidate]:
+        """A dart seen nearly along its axis can fall apart into its flights and its body (the
+        shaft between them changed too little). The body's line runs through the middle of
+        the flights, beyond its own tail end: such a pair is one dart, with the body's
+        point."""
+        out = list(found)
+        for i, (rank_a, fit_a, group_a) in enumerate(found):
+            ys, xs = np.nonzero(group_a)
+            center = np.array([xs.mean(), ys.mean()])
+            mm = self.calibration.mm_per_pixel((center[0] + x0, center[1] + y0))
+            if fit_a.length_px * mm >= JOIN_TUFT_MM:
+                continue
+            gap = self.config.max_group_gap_mm / mm
+            for j, (rank_b, fit_b, group_b) in enumerate(found + pieces):
+                if j == i or fit_b.length_px < 2 * max(1.0, fit_b.width_px):
+                    continue
+                axis = np.array(fit_b.axis)
+                d = center - np.array(fit_b.tip)
+                along = float(d @ axis)
+                across = abs(float(d[0] * axis[1] - d[1] * axis[0]))
+                # the body's line, fitted on a short piece, is good to about 10 degrees
+                aimed = across * mm <= 4.0 + 0.2 * along * mm
+                if aimed and fit_b.length_px <= along <= fit_b.length_px + gap:
+                    out[i] = (rank_a + rank_b, fit_b, group_a | group_b)
+        return out
+
     def _fit(self, images, group: np.ndarray, t: float, hint, tests, mm: float) -> TipFit | None:
         """``fit_tip`` at about one pixel per millimetre, whatever the camera's resolution:
         its small distances (the point's width, the look beside it, gaps) are in pixels.
@@ -585,6 +621,8 @@ class Detector:
         )
 
 
+# The flights stand out of the board towards the camera and look bigger than on it.
+JOIN_TUFT_MM = 1.25 * TUFT_MM
 # From the point to the middle of the flights, any common dart (for the lean test).
 LEAN_SPAN_MM = (60.0, 160.0)
 
