@@ -43,7 +43,20 @@ class DetectorConfig:
     unseen_point_sigma_mm: float = 8.0  # about half a dart point's visible length
 
 
-Candidate = tuple[float, TipFit, np.ndarray]  # (rank, fit, pixels)
+FLIGHT_HALF_SPAN_MM = 20.0  # how far a flight reaches beside its dart's axis
+
+
+@dataclass
+class _Candidate:
+    """A blob judged a dart at a settle."""
+
+    score: float  # solid area times how clearly its point was seen
+    fit: TipFit
+    group: np.ndarray = field(repr=False)
+    slender: float  # length over width of its own blob (before tail pieces joined it)
+    solid_mm2: float
+    plain: bool  # a dart by its own blob alone (not by a shadow, not with tail pieces)
+    mm: float  # board mm per pixel there
 
 
 @dataclass
@@ -136,15 +149,13 @@ class Detector:
         else:
             self.quiet += 1
         if not self.bounce_seen:
-            # A dart that bounces out stays in the board at least a moment: the same
-            # dart-like blob in two frames running (a falling dart or a moving hand is never
-            # in the same place twice).
+            # A dart that bounces out is seen as a dart-like blob in two frames running:
+            # in the same place (it stayed in the board a moment) or lower down (falling).
+            # A hand or a body always reaches in from the picture's border.
             candidate = self._dart_like_small(small)
             previous, self._candidate = self._candidate, candidate
             if candidate is not None and previous is not None:
-                overlap = np.count_nonzero(candidate & previous)
-                smaller = min(np.count_nonzero(candidate), np.count_nonzero(previous))
-                self.bounce_seen = overlap >= 0.3 * smaller
+                self.bounce_seen = self._stayed_or_fell(previous, candidate)
         if self.quiet < self.config.settle_frames:
             return []
         self.state = "still"
@@ -269,7 +280,9 @@ class Detector:
 
     def _dart_like_small(self, small: np.ndarray) -> np.ndarray | None:
         """Cheap look, during the motion, for dart-sized new things (a dart that may fall):
-        their mask, or None."""
+        their mask, or None. None too while a person or an arm is in the picture: the parts
+        of a body that differ from the board come apart into dart-sized pieces, and a body
+        standing still would pass for a dart that stayed put."""
         assert self.scene_small is not None and self.reference_small is not None
         f = small.astype(np.float32)
         t = self.small_threshold
@@ -289,14 +302,50 @@ class Detector:
         keep = []
         for i in range(1, count):
             x, y, bw, bh, area = stats[i]
+            area_mm2 = area * mm * mm
+            if area_mm2 > self.config.max_dart_mm2:
+                return None  # a person: the pieces of a body or an arm look dart-like
             if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-                continue  # an arm from outside the picture
+                if area_mm2 >= self.config.min_dart_mm2:
+                    return None  # an arm from outside the picture, and pieces of it
+                continue
             length_mm = math.hypot(bw, bh) * mm
-            if not self.config.min_dart_mm2 <= area * mm * mm <= self.config.max_dart_mm2:
+            if area_mm2 < self.config.min_dart_mm2:
                 continue
             if length_mm >= self.config.min_dart_mm:
                 keep.append(i)
         return np.isin(labels, keep) if keep else None
+
+    def _stayed_or_fell(self, previous: np.ndarray, current: np.ndarray) -> bool:
+        """The same dart-like blob in two frames: overlapping, or of about the same size
+        and moved down the board (gravity), by no more than a few of its own lengths."""
+        overlap = np.count_nonzero(current & previous)
+        smaller = min(np.count_nonzero(current), np.count_nonzero(previous))
+        if overlap >= 0.3 * smaller:
+            return True
+        before, after = _blobs(previous), _blobs(current)
+        for area_a, (xa, ya), length_a in before:
+            for area_b, (xb, yb), length_b in after:
+                if not 0.5 <= area_b / area_a <= 2.0:
+                    continue
+                move = np.array([xb - xa, yb - ya])
+                distance = float(np.linalg.norm(move))
+                if distance > 3.0 * max(length_a, length_b):
+                    continue
+                down = self._down_small((xa, ya))
+                if float(move @ down) >= 0.7 * distance > 0:
+                    return True
+        return False
+
+    def _down_small(self, point: tuple[float, float]) -> np.ndarray:
+        """Image direction (gate image) of down the board (its picture is upright)."""
+        s = self._scale
+        u, v = point[0] * s, point[1] * s
+        here = self.calibration.image_to_board(np.array([[u, v]]))[0]
+        below = self.calibration.board_to_image(np.array([here + np.array([0.0, 20.0])]))[0]
+        d = below - (u, v)
+        n = float(np.linalg.norm(d))
+        return d / n if n > 1e-9 else np.array([0.0, 1.0])
 
     def _settled(self, name: str, image: np.ndarray, small: np.ndarray) -> list[Event]:
         assert self.scene is not None and self.reference is not None
@@ -374,15 +423,27 @@ class Detector:
         smooth = cv2.GaussianBlur(evidence, (3, 3), 0)
         new = (smooth > t * 0.8).astype(np.uint8)
         substantial = False  # something object-like changed: then it is no bounce-out
-        found: list[Candidate] = []
-        pieces: list[Candidate] = []  # fitted but not dart-like alone
+        found: list[_Candidate] = []
+        pieces: list[tuple[float, TipFit, np.ndarray]] = []  # fitted but not dart-like alone
         groups = self._groups(new)
+        objects = [
+            g for g in groups if self._solid_mm2(g, shadow, (x0, y0)) >= cfg.min_dart_mm2 * 0.5
+        ]
+        mm_roi = self.calibration.mm_per_pixel(((x0 + x1) / 2, (y0 + y1) / 2))
+        long_shadows = [
+            g
+            for g in groups
+            if not any(g is o for o in objects)
+            and _extent_px(g & shadow) * mm_roi >= cfg.long_dart_mm
+        ]
         for group in groups:
             ys_g, xs_g = np.nonzero(group)
             middle = (float(xs_g.mean()) + x0, float(ys_g.mean()) + y0)
             mm = self.calibration.mm_per_pixel(middle)
             solid = np.count_nonzero(group & ~shadow) * mm * mm
-            if solid < cfg.min_dart_mm2 * 0.5:
+            # a dart seen along its axis is known by its long shadow: its point is not seen
+            by_shadow = solid < cfg.min_dart_mm2 * 0.5
+            if by_shadow and not self._end_on(group, shadow, mm, solid):
                 continue  # only a shadow (of a dart, a hand, a piece), not an object
             substantial = True
             hint = self.out_of_board.at(middle)
@@ -395,32 +456,60 @@ class Detector:
                 return self.dart_geometry.best_angle(a + offset, b + offset, LEAN_SPAN_MM)
 
             images = (evidence, occluders, shadow, roi, scene, luma)
-            fit = self._fit(images, group, t, hint, (end_test, lean), mm)
+            tests = (end_test, lean)
+            fit = self._fit(images, group, t, hint, tests, mm)
             if fit is None:
                 continue
-            if not self._is_dart(fit, group, mm, group & shadow):
+            dart = self._is_dart(fit, group, mm, group & shadow)
+            plain = dart and not by_shadow  # a dart by its own blob alone
+            if not dart and self._casts_long_shadow(group, fit, long_shadows, mm):
+                dart = by_shadow = True
+            slender = fit.length_px / max(1.0, fit.width_px)
+            if not dart and slender < cfg.min_elongation:
                 pieces.append((0.0, fit, group))  # may be the body of a dart seen end-on
                 continue
-            # Pieces lying along this dart's line (split by an earlier dart, or a flight
-            # cut off from the shaft) belong to it: fit again with them.
-            merged = self._along_line(group, groups, fit)
-            if merged is not group:
-                fit = self._fit(images, merged, t, hint, (end_test, lean), mm) or fit
-                group = merged
+            # Pieces lying along this dart's line (split by an earlier dart) belong to it:
+            # fit again with them. Object blobs behind its point (flights and shaft cut off
+            # where it crosses an earlier dart) join it too. A thin piece too short to be a
+            # dart may be the front of one whose flights were cut off.
+            lined = self._along_line(group, groups, fit) if dart else group
+            if lined is not group:
+                fit = self._fit(images, lined, t, hint, tests, mm) or fit
+                group = lined
+            tailed = self._tail_pieces(group, objects, fit, shadow, mm)
+            if tailed is not group:
+                # The pieces lie behind the point: they tell how long the dart is, not where
+                # its point is (a fit with them may walk to a worse point).
+                fit = replace(fit, length_px=max(fit.length_px, _reach_px(tailed, fit)))
+                dart = dart or self._is_dart(fit, tailed, mm, tailed & shadow)
+                group = tailed
+            solid = np.count_nonzero(group & ~shadow) * mm * mm
+            if not dart:
+                continue
             # rank: a big solid blob with a clearly seen, unhidden point
-            found.append((solid * (0.25 + fit.quality), fit, group))
-        found = self._tufts_joined(found, pieces, x0, y0)
-        # Darts arrive one at a time (a settle takes a fraction of a second, a throw takes
-        # seconds): the most solid blob is the dart. Other blobs are what it did to the
-        # scene (its shadow on earlier darts, a flight it hides), never a second dart.
-        # Ranked by solid area times how clearly its point was seen.
-        found.sort(key=lambda item: -item[0])
+            if by_shadow:
+                fit = replace(fit, point_seen=False)
+            score = solid * (0.25 + fit.quality)
+            found.append(_Candidate(score, fit, group, slender, solid, plain, mm))
+        # Most settles hold one new dart: the most solid blob with the clearest point. Other
+        # blobs are mostly what it did to the scene (its shadow on earlier darts, a flight
+        # it hides). Two darts thrown within a settle (< 0.3 s) are rare; a second one must
+        # be a dart by its own clear blob, apart from the first.
+        found = self._tufts_joined(_without_tail_pieces(found), pieces, x0, y0)
+        found.sort(key=lambda c: -c.score)
         accepted = found[:1]
-        for _solid, fit, group in accepted:
+        for candidate in found[1:]:
+            if self._second_dart(candidate, accepted):
+                accepted.append(candidate)
+        for candidate in accepted:
+            fit, group = candidate.fit, candidate.group
             event = self._dart_event(name, fit, (x0, y0))
             gy, gx = np.nonzero(group)
             self.darts.append(KnownDart(event, gy + y0, gx + x0, (x0, y0, x1, y1)))
             events.append(event)
+        # A long new shadow: something stands out of the board (a dart seen end-on whose
+        # flights hardly show), so the dart did not bounce out.
+        substantial = substantial or bool(long_shadows)
         if not events and self.bounce_seen and not substantial:
             events.append(BounceoutEvent(name))
         self.scene = image.copy()
@@ -429,21 +518,26 @@ class Detector:
 
     # --- pieces of the decision ----------------------------------------------------------------
     def _tufts_joined(
-        self, found: list[Candidate], pieces: list[Candidate], x0: int, y0: int
-    ) -> list[Candidate]:
+        self,
+        found: list[_Candidate],
+        pieces: list[tuple[float, TipFit, np.ndarray]],
+        x0: int,
+        y0: int,
+    ) -> list[_Candidate]:
         """A dart seen nearly along its axis can fall apart into its flights and its body (the
         shaft between them changed too little). The body's line runs through the middle of
         the flights, beyond its own tail end: such a pair is one dart, with the body's
         point."""
         out = list(found)
-        for i, (rank_a, fit_a, group_a) in enumerate(found):
-            ys, xs = np.nonzero(group_a)
+        bodies = [(c.fit, c.group) for c in found] + [(fit, group) for _, fit, group in pieces]
+        for i, candidate in enumerate(found):
+            ys, xs = np.nonzero(candidate.group)
             center = np.array([xs.mean(), ys.mean()])
             mm = self.calibration.mm_per_pixel((center[0] + x0, center[1] + y0))
-            if fit_a.length_px * mm >= JOIN_TUFT_MM:
+            if candidate.fit.length_px * mm >= JOIN_TUFT_MM:
                 continue
             gap = self.config.max_group_gap_mm / mm
-            for j, (rank_b, fit_b, group_b) in enumerate(found + pieces):
+            for j, (fit_b, group_b) in enumerate(bodies):
                 if j == i or fit_b.length_px < 2 * max(1.0, fit_b.width_px):
                     continue
                 axis = np.array(fit_b.axis)
@@ -453,7 +547,12 @@ class Detector:
                 # the body's line, fitted on a short piece, is good to about 10 degrees
                 aimed = across * mm <= 4.0 + 0.2 * along * mm
                 if aimed and fit_b.length_px <= along <= fit_b.length_px + gap:
-                    out[i] = (rank_a + rank_b, fit_b, group_a | group_b)
+                    out[i] = replace(
+                        candidate,
+                        fit=fit_b,
+                        group=candidate.group | group_b,
+                        plain=False,
+                    )
         return out
 
     def _fit(self, images, group: np.ndarray, t: float, hint, tests, mm: float) -> TipFit | None:
@@ -568,13 +667,104 @@ class Detector:
                 merged = merged | other
         return merged
 
+    def _second_dart(self, candidate: _Candidate, accepted: list[_Candidate]) -> bool:
+        """A second dart in the same settle: a solid, slender blob that is a dart on its own,
+        with its point seen and not hidden, and apart from every dart already taken (not
+        touching it, its point not on that dart's line behind that dart's point)."""
+        cfg = self.config
+        fit = candidate.fit
+        if not (candidate.plain and fit.point_seen and not fit.occluded and fit.quality >= 0.5):
+            return False
+        if candidate.solid_mm2 < cfg.min_dart_mm2 or candidate.slender < cfg.min_elongation:
+            return False
+        tip = np.array(fit.tip)
+        for other in accepted:
+            if np.count_nonzero(candidate.group & other.group):
+                return False
+            outside = cv2.distanceTransform((~other.group).astype(np.uint8), cv2.DIST_L2, 3)
+            if float(outside[candidate.group].min()) * other.mm < FLIGHT_HALF_SPAN_MM:
+                return False
+            d = tip - np.array(other.fit.tip)
+            axis = np.array(other.fit.axis)
+            along = float(d @ axis)
+            across = abs(float(d[0] * axis[1] - d[1] * axis[0]))
+            if along > 0 and across * other.mm < FLIGHT_HALF_SPAN_MM:
+                return False
+        return True
+
+    def _casts_long_shadow(
+        self, group: np.ndarray, fit: TipFit, long_shadows: list[np.ndarray], mm: float
+    ) -> bool:
+        """A short blob next to a long new shadow is a dart seen nearly along its axis: only
+        something standing well out of the board casts a long shadow, and the shadow starts
+        at the point, which lies behind the blob (within about its length)."""
+        if not long_shadows:
+            return False
+        outside = cv2.distanceTransform((~group).astype(np.uint8), cv2.DIST_L2, 3)
+        reach = fit.length_px + 15.0 / mm
+        return any(float(outside[other].min()) <= reach for other in long_shadows)
+
+    def _end_on(self, group: np.ndarray, shadow: np.ndarray, mm: float, solid: float) -> bool:
+        """A dart seen along its own axis shows little but the thin cross of its flights,
+        yet it casts a long shadow (only something standing well out of the board does)."""
+        cfg = self.config
+        if solid < cfg.min_dart_mm2 * 0.1:
+            return False
+        return _extent_px(group & shadow) * mm >= cfg.long_dart_mm
+
+    def _solid_mm2(self, group: np.ndarray, shadow: np.ndarray, offset: tuple[int, int]) -> float:
+        """Area of a blob's pixels that are an object, not a shadow (board mm^2)."""
+        ys, xs = np.nonzero(group)
+        if len(xs) == 0:
+            return 0.0
+        mm = self.calibration.mm_per_pixel(
+            (float(xs.mean()) + offset[0], float(ys.mean()) + offset[1])
+        )
+        return float(np.count_nonzero(group & ~shadow)) * mm * mm
+
+    def _tail_pieces(
+        self,
+        group: np.ndarray,
+        objects: list[np.ndarray],
+        fit: TipFit,
+        shadow: np.ndarray,
+        mm: float,
+    ) -> np.ndarray:
+        """``group`` plus the object blobs behind its point on its line: the flights and the
+        shaft of the same dart, cut off from the barrel where the dart crosses an earlier
+        one. Flights are wider than the barrel: the band is a flight's half span (about
+        20 mm) rather than the barrel's width. Shadows are left out (they start at the point
+        and run wherever the light sends them)."""
+        tip = np.array(fit.tip)
+        axis = np.array(fit.axis)
+        band = max(6.0, 0.6 * fit.width_px, FLIGHT_HALF_SPAN_MM / mm)
+        reach = 2.5 * fit.length_px + 20
+        merged = group
+        for other in objects:
+            body = other & ~shadow & ~merged
+            ys, xs = np.nonzero(body)
+            if len(xs) == 0 or np.count_nonzero(other & merged) > 0:
+                continue
+            along = (xs - tip[0]) * axis[0] + (ys - tip[1]) * axis[1]
+            across = np.abs(-(xs - tip[0]) * axis[1] + (ys - tip[1]) * axis[0])
+            inside = (across <= band) & (along >= 0.3 * fit.length_px) & (along <= reach)
+            if inside.mean() > 0.7:
+                merged = merged | other
+        return merged
+
     def _is_dart(
         self, fit: TipFit, group: np.ndarray, mm: float, its_shadow: np.ndarray | None = None
     ) -> bool:
         cfg = self.config
         length_mm = fit.length_px * mm
         area_mm2 = float(np.count_nonzero(group)) * mm * mm
-        if not cfg.min_dart_mm2 <= area_mm2 <= cfg.max_dart_mm2:
+        # A dart's own shadow can be far bigger than the dart (a low light), and so can its
+        # image measured in board mm (flights far out of the board, seen at a grazing
+        # angle): only the object pixels count against the size of a hand.
+        shadow_mm2 = (
+            float(np.count_nonzero(its_shadow)) * mm * mm if its_shadow is not None else 0.0
+        )
+        if not (cfg.min_dart_mm2 <= area_mm2 and area_mm2 - shadow_mm2 <= cfg.max_dart_mm2):
             return False
         if length_mm >= cfg.long_dart_mm:
             return True
@@ -641,6 +831,48 @@ def _shadow_like(
     ratio = nf / nb
     tolerance = 0.05 + threshold / nf
     return (change > 0.5 * threshold) & (ratio < 0.98) & (ratio > 0.3) & (sin < tolerance)
+
+
+def _blobs(mask: np.ndarray) -> list[tuple[float, tuple[float, float], float]]:
+    """(area, centroid, diagonal) of each blob of a mask."""
+    count, _labels, stats, centroids = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
+    return [
+        (
+            float(stats[i, cv2.CC_STAT_AREA]),
+            (float(centroids[i][0]), float(centroids[i][1])),
+            math.hypot(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]),
+        )
+        for i in range(1, count)
+    ]
+
+
+def _without_tail_pieces(found: list[_Candidate]) -> list[_Candidate]:
+    """Drop a candidate whose blob another candidate took in as the tail of its dart (a
+    flight cut off from its barrel has no point of its own). When two pieces each took the
+    other in, the point is on the slenderer one: a barrel is thinner than a flight."""
+    kept = []
+    for i, candidate in enumerate(found):
+        group, slender = candidate.group, candidate.slender
+        size = np.count_nonzero(group)
+        swallowed = False
+        for j, rival in enumerate(found):
+            other, slender2 = rival.group, rival.slender
+            if i == j or np.count_nonzero(group & other) < size:
+                continue
+            bigger = np.count_nonzero(other) > size
+            if bigger or slender2 > slender or (slender2 == slender and j < i):
+                swallowed = True
+                break
+        if not swallowed:
+            kept.append(found[i])
+    return kept
+
+
+def _reach_px(mask: np.ndarray, fit: TipFit) -> float:
+    """How far a blob reaches from the fit's point along its axis (pixels)."""
+    ys, xs = np.nonzero(mask)
+    along = (xs - fit.tip[0]) * fit.axis[0] + (ys - fit.tip[1]) * fit.axis[1]
+    return float(along.max()) if len(xs) else 0.0
 
 
 def _extent_px(mask: np.ndarray) -> float:

@@ -126,3 +126,23 @@ def test_dart_landing_next_to_and_behind_an_earlier_dart_is_found():
     assert len(found) == 3
     # the second and third land within a few mm of the first, partly behind it
     assert _honest(found[1:], session.truth["darts"][1:], 4.0) == []
+
+
+def test_two_darts_landing_within_one_settle_are_both_reported():
+    from vision.sim.darts import Dart
+
+    def script(b):
+        for tip in ((170.0, 190.0), (290.0, 270.0)):
+            dart = Dart(tip, Dart.random_direction(b.rng), b.models[0])
+            b.objects.append(dart)
+            index = b._emit()
+            b.darts.append({"x_mm": tip[0], "y_mm": tip[1], "frame": index, "turn": 0})
+            b.idle(1)  # 0.13 s: far too soon for the scene to settle in between
+        b.idle(10)
+
+    session = make_session("classic", 11, script)
+    found = darts(run_detector(session))
+    assert len(found) == 2
+    # each thrown dart has its own event (the tip accuracy has tests of its own)
+    for t in session.truth["darts"]:
+        assert min(math.hypot(f.x_mm - t["x_mm"], f.y_mm - t["y_mm"]) for f in found) < 10.0
