@@ -56,6 +56,7 @@ ROOM_SIDE = 0.0  # cosine: the flights lie on the room side of the point (calibr
 # a ray along the shadow has hardly any pixels that changed colour, a barrel's has some.
 SHADOW_RAY_WEIGHT = 0.2
 RAY_DIRECTIONS = 72
+BODY_BAND_PX = 8.0  # as for the fitted line (at about a pixel per millimetre)
 
 # lean(tip, tail) (pixels): the smallest angle to the board's normal (degrees) a dart with
 # its point on the board under ``tip`` and its flights on the ray of ``tail`` can make.
@@ -425,7 +426,10 @@ def _fit_along(
     t_end = -float(run[0])
     n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
     t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
-    on_body = (t >= t_end) & (t <= 0)
+    # The body's own width, on the half of its run away from the tuft and near its line:
+    # wings and the dart's shadow around the tuft's centre are no part of it (they made a
+    # long body look like a broad blob, and widened the band that merges pieces on its line).
+    on_body = (t >= t_end) & (t <= t_end / 2) & (np.abs(n) <= BODY_BAND_PX)
     width = float(np.percentile(np.abs(n[on_body]), 75)) * 2 if on_body.any() else 0.0
     tip_s, level, hidden = _walk(evidence, center, axis, t_end, threshold, occluders, colors)
     occluded = hidden > 0
