@@ -443,9 +443,13 @@ class Detector:
             solid = np.count_nonzero(group & ~shadow) * mm * mm
             # a dart seen along its axis is known by its long shadow: its point is not seen
             by_shadow = solid < cfg.min_dart_mm2 * 0.5
-            if by_shadow and not self._end_on(group, shadow, mm, solid):
-                continue  # only a shadow (of a dart, a hand, a piece), not an object
-            substantial = True
+            end_on = by_shadow and self._end_on(group, shadow, mm, solid)
+            # Only darker and no dart seen end-on: a shadow (of a dart, a hand, a piece), or
+            # a grey barrel cut off from its flights, which only the flights can claim.
+            grey_piece = by_shadow and not end_on
+            if grey_piece and len(xs_g) * mm * mm < cfg.min_dart_mm2 * 0.5:
+                continue
+            substantial = substantial or not grey_piece
             hint = self.out_of_board.at(middle)
             offset = np.array([x0, y0], dtype=np.float64)
 
@@ -459,6 +463,9 @@ class Detector:
             tests = (end_test, lean)
             fit = self._fit(images, group, t, hint, tests, mm)
             if fit is None:
+                continue
+            if grey_piece:
+                pieces.append((0.0, fit, group))  # may be the body of a dart seen end-on
                 continue
             dart = self._is_dart(fit, group, mm, group & shadow)
             plain = dart and not by_shadow  # a dart by its own blob alone
