@@ -388,8 +388,10 @@ def fit_tip(
 
 def _hidden_body_fit(tuft: _TuftReading, tail_hint: np.ndarray | None, length: float) -> TipFit:
     """The body is hidden behind its flights: the point enters the board somewhere under the
-    tuft, most likely near its centre; say how uncertain that is (a uniform disc of the
-    tuft's radius has a spread of half the radius along any direction)."""
+    tuft, most likely near its centre; say how uncertain that is. A body hidden straight
+    behind the tuft leaves the point within half its radius of the centre, but a body merely
+    unseen (a dark barrel on a dark segment) leaves it about a tuft's radius off: the spread
+    is the radius, so that the zone is asked near lines rather than read off a wing."""
     axis = tail_hint if tail_hint is not None and np.linalg.norm(tail_hint) > 0 else (1.0, 0.0)
     return TipFit(
         tip=(float(tuft.center[0]), float(tuft.center[1])),
@@ -400,7 +402,7 @@ def _hidden_body_fit(tuft: _TuftReading, tail_hint: np.ndarray | None, length: f
         occluded=False,
         quality=0.0,
         point_seen=True,
-        spread_px=tuft.reach / 2,
+        spread_px=tuft.reach,
     )
 
 
