@@ -63,6 +63,7 @@ class MotionGate:
         self.tail = 0.0  # far quantile of still differences: compressed video has heavy tails
         self._previous: np.ndarray | None = None
         self._frames = 0
+        self._first: list[tuple[float, float]] = []  # (sigma, tail) of the first differences
 
     @property
     def threshold(self) -> float:
@@ -78,18 +79,20 @@ class MotionGate:
         if previous is None or previous.shape != small.shape:
             return GateResult(True, small.size)
         signed = small.astype(np.float32) - previous.astype(np.float32)
+        if not signed.any():
+            # The same picture again (cameras and streams resend a buffer when they have no
+            # new one): nothing moved, and it says nothing about the noise.
+            return GateResult(False, 0)
         # A light change is smooth over the image, a moving thing is not: take the
         # difference minus its local mean.
         diff = np.abs(signed - cv2.blur(signed, (31, 31)))
         self._frames += 1
-        if self.sigma is None:
-            self.sigma = max(0.3, abs_diff_sigma(diff))
-            self.tail = self._tail(diff)
-        elif self._frames <= 5:
-            # the first differences set the noise level; the smallest is the least likely
-            # to hold a real change
-            self.sigma = min(self.sigma, max(0.3, abs_diff_sigma(diff)))
-            self.tail = min(self.tail, self._tail(diff))
+        if self._frames <= 5:
+            # The first differences set the noise level. Their median: one of them may hold
+            # a real change (too high) or a nearly repeated frame (too low).
+            self._first.append((max(0.3, abs_diff_sigma(diff)), self._tail(diff)))
+            self.sigma = float(np.median([sigma for sigma, _ in self._first]))
+            self.tail = float(np.median([tail for _, tail in self._first]))
         changed = int(np.count_nonzero(diff > self.threshold))
         moving = changed >= self.min_pixels
         if not moving and changed == 0 and self._frames % 10 == 0:

@@ -85,6 +85,25 @@ def test_motion_gate_ignores_noise_and_sees_a_change():
     assert gate.update(changed).moving
 
 
+def test_motion_gate_is_not_fooled_by_a_repeated_frame_while_it_learns_the_noise():
+    # Cameras and streams resend a frame when they have no new one; a nearly identical
+    # pair among the first frames must not set the noise level (the gate would then see
+    # motion in every still frame and the scene would never settle).
+    rng = np.random.default_rng(6)
+    base = cv2.GaussianBlur(rng.integers(60, 200, (180, 320)).astype(np.uint8), (5, 5), 0)
+
+    def noisy() -> np.ndarray:
+        return np.clip(base + rng.normal(0, 1.5, base.shape), 0, 255).astype(np.float32)
+
+    gate = MotionGate()
+    first = noisy()
+    gate.update(first)
+    gate.update(first.copy())  # resent exactly
+    gate.update(first + rng.normal(0, 0.05, base.shape).astype(np.float32))  # nearly so
+    moving = [gate.update(noisy()).moving for _ in range(200)]
+    assert moving.count(True) <= 1
+
+
 def test_robust_sigma_ignores_a_large_change():
     rng = np.random.default_rng(5)
     values = rng.normal(0, 3.0, 100_000)
