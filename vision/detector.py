@@ -420,6 +420,10 @@ class Detector:
         evidence[occluders & shadow] = 0.0
         luma = np.minimum(_luma_absdiff(roi, scene), _luma_absdiff(roi, reference))
         luma[occluders & shadow] = 0.0
+        # Earlier objects without their shadows: a shadow lies on the board and cannot stand
+        # in front of the new point.
+        earlier = _max_channel_absdiff(scene, reference).astype(np.float32)
+        bodies = occluders & ~_shadow_like(scene, reference, earlier, t)
         smooth = cv2.GaussianBlur(evidence, (3, 3), 0)
         new = (smooth > t * 0.8).astype(np.uint8)
         substantial = False  # something object-like changed: then it is no bounce-out
@@ -459,7 +463,7 @@ class Detector:
             def lean(a, b, offset=offset):
                 return self.dart_geometry.best_angle(a + offset, b + offset, LEAN_SPAN_MM)
 
-            images = (evidence, occluders, shadow, roi, scene, luma)
+            images = (evidence, (occluders, bodies), shadow, roi, scene, luma)
             tests = (end_test, lean)
             fit = self._fit(images, group, t, hint, tests, mm)
             if fit is None:
@@ -536,7 +540,7 @@ class Detector:
         the flights, beyond its own tail end: such a pair is one dart, with the body's
         point."""
         out = list(found)
-        bodies = [(c.fit, c.group) for c in found] + [(fit, group) for _, fit, group in pieces]
+        body_lines = [(c.fit, c.group) for c in found] + [(fit, group) for _, fit, group in pieces]
         for i, candidate in enumerate(found):
             ys, xs = np.nonzero(candidate.group)
             center = np.array([xs.mean(), ys.mean()])
@@ -544,7 +548,7 @@ class Detector:
             if candidate.fit.length_px * mm >= JOIN_TUFT_MM:
                 continue
             gap = self.config.max_group_gap_mm / mm
-            for j, (fit_b, group_b) in enumerate(bodies):
+            for j, (fit_b, group_b) in enumerate(body_lines):
                 if j == i or fit_b.length_px < 2 * max(1.0, fit_b.width_px):
                     continue
                 axis = np.array(fit_b.axis)
@@ -566,7 +570,7 @@ class Detector:
         """``fit_tip`` at about one pixel per millimetre, whatever the camera's resolution:
         its small distances (the point's width, the look beside it, gaps) are in pixels.
         ``tests``: the 3D end test and lean test (pixels); ``mm``: mm per pixel at the blob."""
-        evidence, occluders, shadow, roi, scene, luma = images
+        evidence, (occluders, bodies), shadow, roi, scene, luma = images
         end_test, lean = tests
         f = self._canonical
         if f == 1:
@@ -582,6 +586,7 @@ class Detector:
                 luma,
                 mm_per_px=mm,
                 lean=lean,
+                bodies=bodies,
             )
         h, w = (evidence.shape[0] // f) * f, (evidence.shape[1] // f) * f
         size = (w // f, h // f)
@@ -607,6 +612,7 @@ class Detector:
             area(luma),
             mm_per_px=mm * f,
             lean=lambda a, b: lean(full(a), full(b)),
+            bodies=mask(bodies),
         )
         if fit is None:
             return None

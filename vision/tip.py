@@ -272,6 +272,7 @@ def fit_tip(
     walk_evidence: np.ndarray | None = None,
     mm_per_px: float | None = None,
     lean: Lean | None = None,
+    bodies: np.ndarray | None = None,
 ) -> TipFit | None:
     """Fit the tip of the one dart in ``mask`` (bool) using ``evidence`` (float32: how much
     each pixel changed, as a new object). ``occluders`` marks pixels of earlier objects that
@@ -282,7 +283,8 @@ def fit_tip(
     ``walk_evidence`` a sharper change image for the search along the axis (luminance:
     compressed video keeps colour at half resolution); ``mm_per_px`` the scale on the board
     there (without it, a dart seen along its axis is not looked for); ``lean`` the 3D test
-    of a body found from the flights (see ``Lean``)."""
+    of a body found from the flights (see ``Lean``); ``bodies`` the part of ``occluders``
+    that is not an earlier object's shadow."""
     body = mask
     if shadow is not None:
         without = mask & ~shadow
@@ -338,6 +340,7 @@ def fit_tip(
                     threshold,
                     occluders,
                     colors,
+                    bodies,
                 ),
             )
 
@@ -367,6 +370,7 @@ def fit_tip(
         threshold,
         occluders,
         colors,
+        bodies,
     )
     occluded = hidden > 0
     point_seen = level > 0
@@ -418,7 +422,7 @@ def _fit_along(
     """The tip of a body that runs ``reach`` px from the tuft's ``center`` against ``axis``
     (unit, from the tip towards the flights): refine the line through the body's slices,
     find where the run of changed pixels ends, and search along it past that end."""
-    evidence, threshold, occluders, colors = walk
+    evidence, threshold, occluders, colors, bodies = walk
     ys, xs = np.nonzero(mask)
     xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
     center, axis = _refine(center, axis, xs_f, ys_f, weight[ys, xs], -reach, 0.0)
@@ -433,7 +437,9 @@ def _fit_along(
     # long body look like a broad blob, and widened the band that merges pieces on its line).
     on_body = (t >= t_end) & (t <= t_end / 2) & (np.abs(n) <= BODY_BAND_PX)
     width = float(np.percentile(np.abs(n[on_body]), 75)) * 2 if on_body.any() else 0.0
-    tip_s, level, hidden = _walk(evidence, center, axis, t_end, threshold, occluders, colors)
+    tip_s, level, hidden = _walk(
+        evidence, center, axis, t_end, threshold, occluders, colors, bodies
+    )
     occluded = hidden > 0
     contrast = level / threshold
     quality = float(np.clip((contrast - 0.5) / 2.5, 0.0, 1.0)) * (0.3 if occluded else 1.0)
@@ -485,9 +491,11 @@ def _walk(
     threshold: float,
     occluders: np.ndarray | None,
     colors: tuple[np.ndarray, np.ndarray] | None = None,
+    bodies: np.ndarray | None = None,
 ) -> tuple[float, float, float]:
     """Matched filter along the axis, outwards from inside the blob: (tip s, level, length of
-    the stretch hidden behind an earlier object, 0 if none)."""
+    the stretch hidden behind an earlier object, 0 if none). ``occluders``: earlier objects and
+    their shadows; ``bodies``: the part of them that is not shadow-like."""
     step = 0.25
     s = np.arange(t_end + 10.0, t_end - 40.0, -step)
     perp = np.array([-axis[1], axis[0]])
@@ -515,6 +523,12 @@ def _walk(
         np.maximum.reduce([along(o, occluders.astype(np.float32)) for o in (-1.0, 0.0, 1.0)]) > 0.5
         if occluders is not None
         else np.zeros(len(s), bool)
+    )
+    # Pixels of earlier objects that may stand in front of the point (not their shadows).
+    solid = (
+        np.maximum.reduce([along(o, bodies.astype(np.float32)) for o in (-1.0, 0.0, 1.0)]) > 0.5
+        if bodies is not None
+        else blocked
     )
     tau = 0.5 * threshold
     significant = signal >= tau
@@ -573,6 +587,12 @@ def _walk(
                 (k for k in range(j, min(limit, j + 8)) if significant[k] and not blocked[k]),
                 None,
             )
+            front = _ends_in_front(significant, i, j, step)
+            if resume is None and front is not None and not solid[front:j].any():
+                # The point's change goes on over an earlier object's shadow (which lies on
+                # the board and cannot hide it) and stops there: the point ends there.
+                end = front
+                break
             if resume is None:
                 occluded = True
                 hidden = (j - i) * step
@@ -596,6 +616,20 @@ def _walk(
         # board somewhere behind it; the middle of the hidden stretch is the best guess.
         tip_s -= hidden / 2
     return tip_s, level, hidden if occluded else 0.0
+
+
+def _ends_in_front(significant: np.ndarray, i: int, j: int, step: float) -> int | None:
+    """Over an earlier object (samples ``i..j-1``): the last sample of the run of
+    ``significant`` signal from ``i`` if it stops 2 px (of nothing) before ``j``, else None."""
+    last, gap = None, 0
+    for k in range(i, j):
+        if significant[k]:
+            last, gap = k, 0
+            continue
+        gap += 1
+        if gap * step >= 2.0:
+            return last
+    return None
 
 
 def _half_level(signal: np.ndarray, s: np.ndarray, lo: int, end: int, step: float) -> float:
