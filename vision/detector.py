@@ -19,10 +19,12 @@ import numpy as np
 
 from boards.model import Board
 from calibration.model import Calibration
+from vision.changes import gain_field, luma_absdiff, max_channel_absdiff, scaled
 from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
 from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, robust_sigma
+from vision.shadows import at_shadow_start, shadow_like
 from vision.tip import TUFT_MM, TipFit, fit_tip
 
 
@@ -65,28 +67,6 @@ class KnownDart:
     ys: np.ndarray = field(repr=False)
     xs: np.ndarray = field(repr=False)
     box: tuple[int, int, int, int] = (0, 0, 0, 0)  # x0, y0, x1, y1 (full-res pixels)
-
-
-def _max_channel_absdiff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    diff = cv2.absdiff(a, b)
-    if diff.ndim == 3:
-        return diff.max(axis=2)
-    return diff
-
-
-def _luma_absdiff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    ga = cv2.cvtColor(a, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gb = cv2.cvtColor(b, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return np.abs(ga - gb)
-
-
-def _gain_field(current: np.ndarray, base: np.ndarray, ksize: int) -> np.ndarray:
-    """Smooth light ratio current/base (robust to small objects: a median over a big window)."""
-    ratio = (current.astype(np.float32) + 4.0) / (base.astype(np.float32) + 4.0)
-    coded = np.clip((ratio - 1.0) * 400.0 + 128.0, 0, 255).astype(np.uint8)
-    smooth = cv2.medianBlur(coded, ksize)
-    smooth = cv2.blur(smooth.astype(np.float32), (ksize // 2 | 1, ksize // 2 | 1))
-    return (smooth - 128.0) / 400.0 + 1.0
 
 
 class Detector:
@@ -255,7 +235,7 @@ class Detector:
         self.small_threshold = max(6.0, 1.5 * sigma)
 
     def _measure_noise(self, a: np.ndarray, b: np.ndarray) -> None:
-        diff = _max_channel_absdiff(a, b)
+        diff = max_channel_absdiff(a, b)
         flat = diff.reshape(-1)[:: max(1, diff.size // 200000)].astype(np.float32)
         med = float(np.median(flat))
         spread = MAD_TO_SIGMA * float(np.median(np.abs(flat - med)))
@@ -272,7 +252,7 @@ class Detector:
         """Nothing moved for a while: take the current frame as the scene if it shows nothing
         new (only light), so slow light changes never pile up into a difference."""
         assert self.scene_small is not None
-        gain = _gain_field(small, self.scene_small, 31)
+        gain = gain_field(small, self.scene_small, 31)
         diff = np.abs(small.astype(np.float32) - self.scene_small * gain)
         if np.count_nonzero(diff > self.small_threshold) <= 2:
             self.scene = image.copy()
@@ -290,7 +270,7 @@ class Detector:
         if np.count_nonzero(changed) < 3:
             return None
         # The light may be changing: compare after the smooth light correction.
-        gain = _gain_field(small, self.scene_small, 31)
+        gain = gain_field(small, self.scene_small, 31)
         new = (np.abs(f - self.scene_small * gain) > t) & (
             np.abs(f - self.reference_small * gain) > t
         )
@@ -351,8 +331,8 @@ class Detector:
         assert self.scene is not None and self.reference is not None
         assert self.scene_small is not None and self.reference_small is not None
         cfg = self.config
-        gain_s = _gain_field(small, self.scene_small, 31)
-        gain_r = _gain_field(small, self.reference_small.astype(np.uint8), 31)
+        gain_s = gain_field(small, self.scene_small, 31)
+        gain_r = gain_field(small, self.reference_small.astype(np.uint8), 31)
         f = small.astype(np.float32)
         changed = np.abs(f - self.scene_small * gain_s) > self.small_threshold
         changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2)))
@@ -384,10 +364,10 @@ class Detector:
         gs = cv2.resize(gain_s, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
         gr = cv2.resize(gain_r, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
         roi = image[y0:y1, x0:x1]
-        scene = _scaled(self.scene[y0:y1, x0:x1], gs)
-        reference = _scaled(self.reference[y0:y1, x0:x1], gr)
-        d_scene = _max_channel_absdiff(roi, scene).astype(np.float32)
-        d_ref = _max_channel_absdiff(roi, reference).astype(np.float32)
+        scene = scaled(self.scene[y0:y1, x0:x1], gs)
+        reference = scaled(self.reference[y0:y1, x0:x1], gr)
+        d_scene = max_channel_absdiff(roi, scene).astype(np.float32)
+        d_ref = max_channel_absdiff(roi, reference).astype(np.float32)
         t = self.threshold
 
         # Darts pulled out: their pixels are back to the empty board.
@@ -413,17 +393,17 @@ class Detector:
         self.darts = remaining
 
         evidence = np.minimum(d_scene, d_ref)
-        occluders = _max_channel_absdiff(scene, reference) > t
-        shadow = _shadow_like(roi, scene, d_scene, t)
+        occluders = max_channel_absdiff(scene, reference) > t
+        shadow = shadow_like(roi, scene, d_scene, t)
         # Over an earlier object (a dart, a magnet) a change that only darkens is the new
         # dart's shadow falling on it, not the new dart.
         evidence[occluders & shadow] = 0.0
-        luma = np.minimum(_luma_absdiff(roi, scene), _luma_absdiff(roi, reference))
+        luma = np.minimum(luma_absdiff(roi, scene), luma_absdiff(roi, reference))
         luma[occluders & shadow] = 0.0
         # Earlier objects without their shadows: a shadow lies on the board and cannot stand
         # in front of the new point.
-        earlier = _max_channel_absdiff(scene, reference).astype(np.float32)
-        bodies = occluders & ~_shadow_like(scene, reference, earlier, t)
+        earlier = max_channel_absdiff(scene, reference).astype(np.float32)
+        bodies = occluders & ~shadow_like(scene, reference, earlier, t)
         smooth = cv2.GaussianBlur(evidence, (3, 3), 0)
         new = (smooth > t * 0.8).astype(np.uint8)
         substantial = False  # something object-like changed: then it is no bounce-out
@@ -471,7 +451,7 @@ class Detector:
             if grey_piece:
                 pieces.append((0.0, fit, group))  # may be the body of a dart seen end-on
                 continue
-            fit = _at_shadow_start(fit, group, shadow, mm)
+            fit = at_shadow_start(fit, group, shadow, mm)
             dart = self._is_dart(fit, group, mm, group & shadow)
             plain = dart and not by_shadow  # a dart by its own blob alone
             if not dart and self._casts_long_shadow(group, fit, long_shadows, mm):
@@ -831,72 +811,6 @@ JOIN_TUFT_MM = 1.25 * TUFT_MM
 LEAN_SPAN_MM = (60.0, 160.0)
 
 
-def _shadow_like(
-    image: np.ndarray, before: np.ndarray, change: np.ndarray, threshold: float
-) -> np.ndarray:
-    """Pixels that only got darker, keeping their colour: a shadow on the board. The colour
-    test allows for the noise, which matters more the darker the pixel."""
-    f = image.astype(np.float32)
-    b = before.astype(np.float32)
-    nf = np.sqrt((f * f).sum(axis=2)) + 1e-3
-    nb = np.sqrt((b * b).sum(axis=2)) + 1e-3
-    cos = (f * b).sum(axis=2) / (nf * nb)
-    sin = np.sqrt(np.clip(1.0 - cos * cos, 0.0, 1.0))
-    ratio = nf / nb
-    tolerance = 0.05 + threshold / nf
-    return (change > 0.5 * threshold) & (ratio < 0.98) & (ratio > 0.3) & (sin < tolerance)
-
-
-def _at_shadow_start(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float) -> TipFit:
-    """A tip put out in the dart's own shadow, where it lies on the dart's line, goes back to
-    where the shadow starts. A shadow starts at the point that casts it, as narrow as the
-    point, and widens and blurs away from it (the rest of the dart stands further from the
-    board); a grey point that passes for a shadow is narrowest at its end. So when the
-    shadow-like run from the tip back to the solid dart is long and mostly wide, the point
-    is at its narrowest place next to the solid dart (within a point's length)."""
-    tip = np.array(fit.tip)
-    axis = np.array(fit.axis)
-    ys, xs = np.nonzero(group)
-    along = (xs - tip[0]) * axis[0] + (ys - tip[1]) * axis[1]
-    across = -(xs - tip[0]) * axis[1] + (ys - tip[1]) * axis[0]
-    ahead = (np.abs(across) <= SHADOW_BAND_MM / mm) & (along >= -0.5)
-    steps = np.round(along[ahead]).astype(int)
-    widths = np.bincount(steps).astype(np.float64)
-    core = ahead & (np.abs(across) <= 2.0) & ~shadow[ys, xs]
-    solid = np.bincount(np.round(along[core]).astype(int), minlength=len(widths)) >= 2
-    solid = solid[:-1] & solid[1:]  # two solid slices in a row: not a speck
-    if not solid.any():
-        return fit
-    t_solid = int(np.argmax(solid))  # the shadow-like run is [0, t_solid)
-    if t_solid * mm < MIN_SHADOW_RUN_MM or np.any(widths[:t_solid] == 0):
-        return fit
-    smooth = np.convolve(widths[:t_solid], np.ones(3) / 3, mode="same")
-    lo = max(1, t_solid - round(POINT_MM / mm))
-    start = lo + int(np.argmin(smooth[lo : t_solid - 1])) if t_solid - 1 > lo else t_solid
-    narrow = max(float(smooth[start]), 1.0)
-    if start * mm < POINT_MM:
-        return fit  # within a point's length of the tip: maybe the point and its shadow
-    if float(np.median(widths[:start])) < SHADOW_WIDENING * narrow:
-        return fit  # about as narrow out there as at the start: a grey point or barrel
-    new_tip = tip + axis * start
-    return replace(
-        fit,
-        tip=(float(new_tip[0]), float(new_tip[1])),
-        length_px=max(1.0, fit.length_px - start),
-        quality=min(fit.quality, 0.5),
-    )
-
-
-# A run of shadow-like pixels shorter than this at the tip may be a grey point.
-MIN_SHADOW_RUN_MM = 15.0
-# Half-width of the slice across the axis in which a shadow's width is measured.
-SHADOW_BAND_MM = 10.0
-# A dart's shadow away from the point is this many times wider than where it starts.
-SHADOW_WIDENING = 1.5
-# The longest common steel point: the shadow starts at most this far from the barrel.
-POINT_MM = 35.0
-
-
 def _blobs(mask: np.ndarray) -> list[tuple[float, tuple[float, float], float]]:
     """(area, centroid, diagonal) of each blob of a mask."""
     count, _labels, stats, centroids = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
@@ -949,11 +863,6 @@ def _extent_px(mask: np.ndarray) -> float:
     _, vecs = np.linalg.eigh(pts.T @ pts)
     along = pts @ vecs[:, -1]
     return float(along.max() - along.min())
-
-
-def _scaled(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    out = image.astype(np.float32) * gain[..., None]
-    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 __all__ = ["Detector", "DetectorConfig", "KnownDart", "robust_sigma"]
