@@ -20,10 +20,13 @@ REACH: dict[str, int] = {"warrior": 2, "hero": 3}
 REACH_OF: dict[str, int] = {letter: REACH[kind] for letter, (_, kind) in PIECES.items()}
 
 
-def _parents(board: str, size: int, origin: int, steps: int) -> dict[int, int]:
-    """Breadth-first search from ``origin``: each reached square -> the square before it."""
+def _search(
+    board: str, size: int, origin: int, steps: int, parent: dict[int, int]
+) -> Iterator[int]:
+    """Breadth-first search from ``origin`` (``parent`` holds it, mapped to -1) over empty
+    squares: yields each square as it is reached and records in ``parent`` the square
+    before it."""
     table = neighbours(size)
-    parent: dict[int, int] = {origin: -1}
     frontier = [origin]
     for _ in range(steps):
         following = []
@@ -32,9 +35,17 @@ def _parents(board: str, size: int, origin: int, steps: int) -> dict[int, int]:
                 if board[nxt] == EMPTY and nxt not in parent:
                     parent[nxt] = square
                     following.append(nxt)
+                    yield nxt
         if not following:
-            break
+            return
         frontier = following
+
+
+def _parents(board: str, size: int, origin: int, steps: int) -> dict[int, int]:
+    """The whole search: each reached square -> the square before it."""
+    parent: dict[int, int] = {origin: -1}
+    for _square in _search(board, size, origin, steps, parent):
+        pass
     return parent
 
 
@@ -67,20 +78,9 @@ def paths_to(
 
 def iter_paths(board: str, size: int, origin: int, steps: int) -> Iterator[list[int]]:
     """The paths of ``reachable``, found lazily: the first costs one look at the neighbours."""
-    table = neighbours(size)
     parent: dict[int, int] = {origin: -1}
-    frontier = [origin]
-    for _ in range(steps):
-        following = []
-        for square in frontier:
-            for nxt in table[square]:
-                if board[nxt] == EMPTY and nxt not in parent:
-                    parent[nxt] = square
-                    following.append(nxt)
-                    yield _path(parent, nxt)
-        if not following:
-            return
-        frontier = following
+    for square in _search(board, size, origin, steps, parent):
+        yield _path(parent, square)
 
 
 def random_path(board: str, size: int, origin: int, steps: int, rng: Random) -> list[int] | None:
