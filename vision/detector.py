@@ -393,7 +393,8 @@ class Detector:
         self.darts = remaining
 
         evidence = np.minimum(d_scene, d_ref)
-        occluders = max_channel_absdiff(scene, reference) > t
+        earlier = max_channel_absdiff(scene, reference)  # earlier objects: darts, pieces
+        occluders = earlier > t
         shadow = shadow_like(roi, scene, d_scene, t)
         # Over an earlier object (a dart, a magnet) a change that only darkens is the new
         # dart's shadow falling on it, not the new dart.
@@ -402,31 +403,28 @@ class Detector:
         luma[occluders & shadow] = 0.0
         # Earlier objects without their shadows: a shadow lies on the board and cannot stand
         # in front of the new point.
-        earlier = max_channel_absdiff(scene, reference).astype(np.float32)
-        bodies = occluders & ~shadow_like(scene, reference, earlier, t)
+        bodies = occluders & ~shadow_like(scene, reference, earlier.astype(np.float32), t)
         smooth = cv2.GaussianBlur(evidence, (3, 3), 0)
         new = (smooth > t * 0.8).astype(np.uint8)
         substantial = False  # something object-like changed: then it is no bounce-out
         found: list[_Candidate] = []
         pieces: list[tuple[float, TipFit, np.ndarray]] = []  # fitted but not dart-like alone
         groups = self._groups(new)
-        objects = [
-            g for g in groups if self._solid_mm2(g, shadow, (x0, y0)) >= cfg.min_dart_mm2 * 0.5
-        ]
+        solids = [self._solid_mm2(g, shadow, (x0, y0)) for g in groups]
+        is_object = [solid >= cfg.min_dart_mm2 * 0.5 for solid in solids]
+        objects = [g for g, obj in zip(groups, is_object, strict=True) if obj]
         mm_roi = self.calibration.mm_per_pixel(((x0 + x1) / 2, (y0 + y1) / 2))
         long_shadows = [
             g
-            for g in groups
-            if not any(g is o for o in objects)
-            and _extent_px(g & shadow) * mm_roi >= cfg.long_dart_mm
+            for g, obj in zip(groups, is_object, strict=True)
+            if not obj and _extent_px(g & shadow) * mm_roi >= cfg.long_dart_mm
         ]
-        for group in groups:
+        for group, solid, obj in zip(groups, solids, is_object, strict=True):
             ys_g, xs_g = np.nonzero(group)
             middle = (float(xs_g.mean()) + x0, float(ys_g.mean()) + y0)
             mm = self.calibration.mm_per_pixel(middle)
-            solid = np.count_nonzero(group & ~shadow) * mm * mm
             # a dart seen along its axis is known by its long shadow: its point is not seen
-            by_shadow = solid < cfg.min_dart_mm2 * 0.5
+            by_shadow = not obj
             end_on = by_shadow and self._end_on(group, shadow, mm, solid)
             # Only darker and no dart seen end-on: a shadow (of a dart, a hand, a piece), or
             # a grey barrel cut off from its flights, which only the flights can claim.
