@@ -25,7 +25,7 @@ from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, robust_sigma
 from vision.shadows import at_shadow_start, shadow_like
-from vision.tip import TUFT_MM, TipFit, fit_tip
+from vision.tip import TUFT_MM, TipFit, axis_coordinates, fit_tip
 
 
 @dataclass(frozen=True)
@@ -652,8 +652,8 @@ class Detector:
             ys, xs = np.nonzero(other)
             if len(xs) == 0:
                 continue
-            along = (xs - tip[0]) * axis[0] + (ys - tip[1]) * axis[1]
-            across = np.abs(-(xs - tip[0]) * axis[1] + (ys - tip[1]) * axis[0])
+            along, across = axis_coordinates(xs, ys, tip, axis)
+            across = np.abs(across)
             inside = (across <= band) & (along >= -3) & (along <= fit.length_px * 1.6 + 20)
             if inside.mean() > 0.7:
                 merged = merged | other
@@ -737,8 +737,8 @@ class Detector:
             ys, xs = np.nonzero(body)
             if len(xs) == 0 or np.count_nonzero(other & merged) > 0:
                 continue
-            along = (xs - tip[0]) * axis[0] + (ys - tip[1]) * axis[1]
-            across = np.abs(-(xs - tip[0]) * axis[1] + (ys - tip[1]) * axis[0])
+            along, across = axis_coordinates(xs, ys, tip, axis)
+            across = np.abs(across)
             inside = (across <= band) & (along >= 0.3 * fit.length_px) & (along <= reach)
             if inside.mean() > 0.7:
                 merged = merged | other
@@ -847,7 +847,7 @@ def _without_tail_pieces(found: list[_Candidate]) -> list[_Candidate]:
 def _reach_px(mask: np.ndarray, fit: TipFit) -> float:
     """How far a blob reaches from the fit's point along its axis (pixels)."""
     ys, xs = np.nonzero(mask)
-    along = (xs - fit.tip[0]) * fit.axis[0] + (ys - fit.tip[1]) * fit.axis[1]
+    along, _across = axis_coordinates(xs, ys, fit.tip, fit.axis)
     return float(along.max()) if len(xs) else 0.0
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.tip import TipFit
+from vision.tip import TipFit, axis_coordinates
 
 
 def shadow_like(
@@ -36,8 +36,7 @@ def at_shadow_start(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: floa
     tip = np.array(fit.tip)
     axis = np.array(fit.axis)
     ys, xs = np.nonzero(group)
-    along = (xs - tip[0]) * axis[0] + (ys - tip[1]) * axis[1]
-    across = -(xs - tip[0]) * axis[1] + (ys - tip[1]) * axis[0]
+    along, across = axis_coordinates(xs, ys, tip, axis)
     ahead = (np.abs(across) <= SHADOW_BAND_MM / mm) & (along >= -0.5)
     steps = np.round(along[ahead]).astype(int)
     widths = np.bincount(steps).astype(np.float64)

@@ -70,6 +70,16 @@ def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return out.reshape(-1)
 
 
+def axis_coordinates(
+    xs: np.ndarray, ys: np.ndarray, origin: np.ndarray, axis: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels in a frame laid along a dart: how far along ``axis`` (unit) from ``origin``,
+    and how far beside it (signed, positive to the axis' left in image coordinates)."""
+    along = (xs - origin[0]) * axis[0] + (ys - origin[1]) * axis[1]
+    across = -(xs - origin[0]) * axis[1] + (ys - origin[1]) * axis[0]
+    return along, across
+
+
 def _ransac_line(
     xs: np.ndarray, ys: np.ndarray, w: np.ndarray, band: float, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -236,8 +246,7 @@ def _refine(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Centres of 1-px slices across the axis between ``t_from`` and ``t_to``, robust
     straight-line fit: the refined (center, axis)."""
-    t = (xs - center[0]) * axis[0] + (ys - center[1]) * axis[1]
-    n = -(xs - center[0]) * axis[1] + (ys - center[1]) * axis[0]
+    t, n = axis_coordinates(xs, ys, center, axis)
     part = (t >= t_from) & (t < t_to) & (np.abs(n) <= 6.0)
     if np.count_nonzero(part) < 8:
         return center, axis
@@ -296,8 +305,7 @@ def fit_tip(
     xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
     w = np.minimum(evidence[ys, xs].astype(np.float64), 4 * threshold) + 1e-6
     center, axis = _ransac_line(xs_f, ys_f, w, band=2.0)
-    t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
-    n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
+    t, n = axis_coordinates(xs_f, ys_f, center, axis)
     on_line = np.abs(n) <= 8.0
     t_min, t_max = float(t[on_line].min()), float(t[on_line].max())
     length = t_max - t_min
@@ -346,14 +354,12 @@ def fit_tip(
 
     # Refine: centres of 1-px slices across the narrow half, robust straight-line fit.
     center, axis = _refine(center, axis, xs_f, ys_f, w, t_min, t_min + length * 0.55)
-    t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
-    n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
+    t, n = axis_coordinates(xs_f, ys_f, center, axis)
     # Where the blob ends towards the point. Shadow-like pixels bridge a hole in the dart
     # (a grey barrel on a light board passes for a shadow) but do not extend it (the dart's
     # own shadow on its line).
     all_ys, all_xs = np.nonzero(mask)
-    all_t = (all_xs - center[0]) * axis[0] + (all_ys - center[1]) * axis[1]
-    all_n = -(all_xs - center[0]) * axis[1] + (all_ys - center[1]) * axis[0]
+    all_t, all_n = axis_coordinates(all_xs, all_ys, center, axis)
     near_all = np.abs(all_n) <= 2.0
     near_axis = np.abs(n) <= 2.0
     if near_axis.any():
@@ -430,8 +436,7 @@ def _fit_along(
         xs_f - center[0], ys_f - center[1], np.ones(len(xs), bool), -axis[None, :]
     )
     t_end = -float(run[0])
-    n = -(xs_f - center[0]) * axis[1] + (ys_f - center[1]) * axis[0]
-    t = (xs_f - center[0]) * axis[0] + (ys_f - center[1]) * axis[1]
+    t, n = axis_coordinates(xs_f, ys_f, center, axis)
     # The body's own width, on the half of its run away from the tuft and near its line:
     # wings and the dart's shadow around the tuft's centre are no part of it (they made a
     # long body look like a broad blob, and widened the band that merges pieces on its line).
