@@ -8,7 +8,7 @@ the detector's time per frame (the rendering of the simulated frames is not coun
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -54,22 +54,56 @@ class SessionScore:
     camera: dict[str, Any] = field(default_factory=dict)
 
 
-def score_session(board: Board, seed: int, **session_options: Any) -> SessionScore:
+def score_session(
+    board: Board, seed: int, stills: bool = False, **session_options: Any
+) -> SessionScore:
+    """Run the detector over one seeded session: every frame as video, or (``stills``) one
+    photo per state of the board, as a folder of separate photos would give it."""
     session = random_session(board, seed, **session_options)
     detector = Detector(board, session.calibration)
     score = SessionScore(board.id, seed, camera=session.truth["camera"])
     detections: list[tuple[int, Any]] = []
-    for index, (name, timestamp, image) in enumerate(session):
+    indices = still_frames(session.truth) if stills else range(len(session.frames))
+    # Photos taken one by one: the camera is nudged a little between them.
+    nudge = np.random.default_rng(seed).normal(0.0, STILLS_NUDGE_PX, (len(indices), 2))
+    for k, index in enumerate(indices):
+        name, spec = session.frame_name(index), session.frames[index]
+        if stills and k > 0:
+            spec = replace(spec, shake=(float(nudge[k, 0]), float(nudge[k, 1])))
+        frame = Frame(session.renderer.render(spec), spec.t, name)
         start = time.perf_counter()
-        events = detector.process(Frame(image, timestamp, name))
+        events = detector.process_still(frame) if stills else detector.process(frame)
         elapsed = time.perf_counter() - start
         score.detector_s += elapsed
         if any(isinstance(e, DartEvent) for e in events):
             score.locate_ms.append(elapsed * 1000)
         detections.extend((index, e) for e in events)
-    score.frames = len(session.frames)
+    score.frames = len(indices)
     _match(board, session.truth, detections, score)
+    if stills:
+        # A photo cannot show a dart falling out: bounce-outs are not a stills question.
+        score.bounceouts = score.bounceouts_found = 0
+        score.misses = [m for m in score.misses if m["kind"] != "extra_bounceouts"]
     return score
+
+
+# A dart has settled this many frames after it landed (at most 3 frames of impact shake,
+# then at least 8 still ones), and the board is clear this many frames after a takeout.
+SETTLED_AFTER_DART = 6
+SETTLED_AFTER_TAKEOUT = 4
+STILLS_NUDGE_PX = 0.7  # camera moved between two photos (a tripod touched), sigma per axis
+
+
+def still_frames(truth: dict[str, Any]) -> list[int]:
+    """One settled frame per state of the board: the empty board first, then one after each
+    dart that stays and one after each takeout."""
+    picks = [0]
+    for event in truth["events"]:
+        if event["event"] == "dart":
+            picks.append(event["frame"] + SETTLED_AFTER_DART)
+        elif event["event"] == "takeout":
+            picks.append(event["frame"] + SETTLED_AFTER_TAKEOUT)
+    return sorted(picks)
 
 
 def _match(board: Board, truth: dict[str, Any], detections: list, score: SessionScore) -> None:

@@ -13,7 +13,9 @@ def max_channel_absdiff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     changes hue more than brightness)."""
     diff = cv2.absdiff(a, b)
     if diff.ndim == 3:
-        return diff.max(axis=2)
+        # OpenCV's per-element max is several times faster than numpy's max over an axis.
+        blue, green, red = cv2.split(diff)
+        return cv2.max(cv2.max(blue, green), red)
     return diff
 
 
@@ -38,3 +40,26 @@ def scaled(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """``image`` under the light ``gain`` (from :func:`gain_field`)."""
     out = image.astype(np.float32) * gain[..., None]
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def tiled_quantile(diff: np.ndarray, q: float, tiles: tuple[int, int] = (8, 6)) -> float:
+    """The ``q`` quantile of a difference as most of the picture shows it: the upper quartile,
+    over tiles, of each tile's quantile. A real change (a new dart and its shadow) fills a
+    few tiles and cannot raise it, which a quantile over the whole picture would let it do;
+    the quartile rather than the median, because noise (JPEG above all) is stronger on the
+    printed board than on a plain wall, and most tiles may show the wall."""
+    h, w = diff.shape[:2]
+    columns, rows = tiles
+    values = [
+        float(
+            np.quantile(
+                diff[
+                    r * h // rows : (r + 1) * h // rows, c * w // columns : (c + 1) * w // columns
+                ],
+                q,
+            )
+        )
+        for r in range(rows)
+        for c in range(columns)
+    ]
+    return float(np.percentile(values, 75))

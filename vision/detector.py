@@ -19,7 +19,13 @@ import numpy as np
 
 from boards.model import Board
 from calibration.model import Calibration
-from vision.changes import gain_field, luma_absdiff, max_channel_absdiff, scaled
+from vision.changes import (
+    gain_field,
+    luma_absdiff,
+    max_channel_absdiff,
+    scaled,
+    tiled_quantile,
+)
 from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
 from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
@@ -150,26 +156,31 @@ class Detector:
         small = downscale(image, self.config.gate_width)
         if self.state == "warmup":
             self._start(image, small)
-            self._measure_noise_single(image)
             return []
         self.bounce_seen = False
         image = self._aligned(image)
         small = downscale(image, self.config.gate_width)
+        self._measure_noise_against_scene(image, small)
         return self._settled(frame.name, image, small)
 
     def _aligned(self, image: np.ndarray) -> np.ndarray:
         """Photos taken one by one: the camera may have moved a little between them (a
-        tripod touched). Undo a small shift against the empty-board photo (phase
-        correlation), so the shift does not light up every printed edge."""
+        tripod touched). Undo a small shift against the empty-board photo, so the shift does
+        not light up every printed edge. Both pictures are high-passed first: the light
+        changes between photos and the new darts are there, and both would pull the estimate
+        by a tenth of a pixel."""
         assert self.reference is not None
         if self._reference_grey is None:
-            self._reference_grey = cv2.cvtColor(self.reference, cv2.COLOR_BGR2GRAY).astype(
-                np.float32
-            )
+            self._reference_grey = _high_pass(self.reference)
             self._window = cv2.createHanningWindow(self._reference_grey.shape[::-1], cv2.CV_32F)
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        grey = _high_pass(image)
         (dx, dy), response = cv2.phaseCorrelate(self._reference_grey, grey, self._window)
         if response < 0.1 or math.hypot(dx, dy) > 40:
+            return image
+        if math.hypot(dx, dy) < 0.03:
+            # Phase correlation is good to a few hundredths here: whatever shift is left
+            # changes the sharpest printed edge by less than the change threshold, and the
+            # refinement below is most of a photo's time.
             return image
         # refine to a few hundredths of a pixel (a tenth is still visible on printed edges)
         warp = np.float32([[1, 0, dx], [0, 1, dy]])
@@ -224,15 +235,31 @@ class Detector:
         self._previous = None
         self.state = "still"
 
-    def _measure_noise_single(self, image: np.ndarray) -> None:
-        """Noise from one photo: what a 3x3 median takes away from flat areas."""
-        residual = np.abs(image.astype(np.float32) - cv2.medianBlur(image, 3).astype(np.float32))
-        flat = residual.max(axis=2).reshape(-1)[:: max(1, residual.size // 600000)]
-        sigma = MAD_TO_SIGMA * float(np.median(flat)) + 0.5
-        # a difference of two photos holds the noise of both
-        self.threshold = max(self.config.min_threshold, self.config.k_sigma * sigma * 1.4)
-        self.noise_sigma = sigma
-        self.small_threshold = max(6.0, 1.5 * sigma)
+    def _measure_noise_against_scene(self, image: np.ndarray, small: np.ndarray) -> None:
+        """Separate photos: no two still frames to measure the noise on, and each photo has
+        its own noise and compression. Measure it on this photo's light-corrected difference
+        to the last one, where most of the picture did not change; the statistics are the
+        ones the video path uses on two still frames."""
+        assert self.scene is not None and self.scene_small is not None
+        gain = gain_field(small, self.scene_small, 31)
+        # Every other pixel of every other row: the noise of single pixels, a quarter of the work.
+        photo, scene = image[::2, ::2], self.scene[::2, ::2]
+        h, w = photo.shape[:2]
+        gain_here = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+        diff = max_channel_absdiff(photo, scaled(scene, gain_here)).astype(np.float32)
+        med = float(np.median(diff[::2, ::2]))
+        spread = robust_sigma(diff[::2, ::2])
+        tail = tiled_quantile(diff, 0.999)
+        self.threshold = max(
+            self.config.min_threshold, med + self.config.k_sigma * spread, 1.1 * tail
+        )
+        self.noise_sigma = spread
+        # As the motion gate measures it (difference minus its local mean), doubled as the
+        # video path does.
+        signed = small - self.scene_small * gain
+        local = np.abs(signed - cv2.blur(signed, (31, 31)))
+        gate = max(self.gate.floor, 1.5 * tiled_quantile(local, 0.999))
+        self.small_threshold = max(6.0, 2.0 * gate)
 
     def _measure_noise(self, a: np.ndarray, b: np.ndarray) -> None:
         diff = max_channel_absdiff(a, b)
@@ -864,3 +891,9 @@ def _extent_px(mask: np.ndarray) -> float:
 
 
 __all__ = ["Detector", "DetectorConfig", "KnownDart", "robust_sigma"]
+
+
+def _high_pass(image: np.ndarray) -> np.ndarray:
+    """Grey picture without its smooth shading (light), for aligning two photos."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return grey - cv2.GaussianBlur(grey, (0, 0), 6)

@@ -28,13 +28,20 @@ def add_vision_parser(sub: argparse._SubParsersAction) -> None:
     )
     vision.add_argument("--json", action="store_true", help="print JSON")
     vision.add_argument("--misses", action="store_true", help="list every miss and phantom")
+    vision.add_argument(
+        "--stills",
+        action="store_true",
+        help="one photo per state of the board (empty, each dart, each takeout) instead of "
+        "every video frame, as `oche detect --mode stills` reads a folder of photos",
+    )
     vision.set_defaults(func=run_vision)
 
 
 def run_vision(args: argparse.Namespace) -> int:
     from vision.bench import format_table, run
 
-    result = run([b.strip() for b in args.boards.split(",") if b.strip()], args.sessions, args.seed)
+    board_ids = [b.strip() for b in args.boards.split(",") if b.strip()]
+    result = run(board_ids, args.sessions, args.seed, stills=args.stills)
     if args.json:
         print(json.dumps(result, indent=1))
         return 0

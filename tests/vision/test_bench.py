@@ -70,3 +70,26 @@ def test_a_misplaced_tip_is_told_by_where_it_went_along_the_dart():
     assert kind_of((100.0, 90.0)) == "short"  # stopped on the barrel
     assert kind_of((115.0, 70.0)) == "beside"  # a flight wing
     assert kind_of((100.0, 45.0)) == "tail"
+
+
+def test_stills_take_one_settled_photo_per_state_of_the_board():
+    """The empty board, then each dart that stays once it stopped shaking, then the board
+    cleared; a bounce-out leaves the board as it was, so it gets no photo."""
+    from vision.bench import still_frames
+    from vision.sim.darts import Dart
+    from vision.sim.scenario import random_session
+
+    session = random_session(boards.load("groundround"), 5, bounce_rate=0.5)
+    truth = session.truth
+    picks = still_frames(truth)
+    kept = [e for e in truth["events"] if e["event"] in ("dart", "takeout")]
+    assert any(e["event"] == "bounceout" for e in truth["events"])
+    assert picks[0] == 0 and len(picks) == 1 + len(kept)
+    for event, frame in zip(kept, picks[1:], strict=True):
+        assert frame > event["frame"]
+        spec = session.frames[frame]
+        assert spec.hand is None and spec.shake == (0.0, 0.0)  # nobody in front, not shaking
+        # the photo shows exactly the darts thrown this turn so far
+        turn = sum(1 for e in truth["events"] if e["event"] == "takeout" and e["frame"] <= frame)
+        landed = [d for d in truth["darts"] if d["frame"] <= frame and d["turn"] == turn]
+        assert sum(isinstance(o, Dart) for o in spec.objects) == len(landed)

@@ -152,7 +152,15 @@ class Renderer:
             _draw_hand(frame, spec.hand)
         if spec.shake != (0.0, 0.0):
             shift = np.float32([[1, 0, spec.shake[0]], [0, 1, spec.shake[1]]])
-            frame = cv2.warpAffine(frame, shift, self.size, borderMode=cv2.BORDER_REPLICATE)
+            # Lanczos: a camera that moved a fraction of a pixel sees a sharp picture, which
+            # bilinear interpolation would blur.
+            frame = cv2.warpAffine(
+                frame,
+                shift,
+                self.size,
+                flags=cv2.INTER_LANCZOS4,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
         w, h = self.size
         ox, oy = self.rng.integers(0, 16, 2)
         frame = cv2.add(frame, self.noise[oy : oy + h, ox : ox + w], dtype=cv2.CV_8U)
