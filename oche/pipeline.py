@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
 import threading
 import time
 from collections import deque
@@ -62,6 +63,7 @@ class CameraPipeline:
         self.settled_at: float | None = None  # perf_counter of the frame a dart settled in
         self.lens_views: list[tuple[str, np.ndarray]] = []
         self._last_drift_check: float | None = None
+        self._told_shift: tuple[float, float] = (0.0, 0.0)
         self.drift: dict[str, Any] | None = None
         self.lens: Any = None  # calibration.lens.Lens once measured
 
@@ -97,6 +99,7 @@ class CameraPipeline:
                 for event in events:
                     self.settled_at = started
                     self._handle(event, frame)
+                self._tell_a_move(detector)
                 self._maybe_check_drift(frame, detector)
         except Exception as exc:
             log.exception("camera pipeline stopped")
@@ -132,6 +135,20 @@ class CameraPipeline:
             self._tell(f"The camera's dart was not accepted: {exc.message}", error=True)
             return
         self.table.store.link_detection(detection_id, session.entries[-1].seq)
+
+    def _tell_a_move(self, detector: Detector) -> None:
+        """The detector follows a board or camera that moved (pulling darts moves a hanging
+        board); say so once per move, since the calibration is refreshed only later."""
+        shift = detector.camera_shift_px
+        if shift == self._told_shift:
+            return
+        self._told_shift = shift
+        if shift == (0.0, 0.0):
+            return  # a new detector, after a new calibration
+        self._tell(
+            f"The board or camera moved {math.hypot(*shift):.1f} px; darts are still mapped. "
+            "Oche recalibrates from the markers when the board is next empty."
+        )
 
     def _maybe_check_drift(self, frame: Frame, detector: Detector) -> None:
         """Now and then, on a still board without darts: has the board or camera moved?"""

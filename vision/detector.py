@@ -104,6 +104,8 @@ class Detector:
         self._canonical = 1
         self._reference_grey: np.ndarray | None = None
         self._window: np.ndarray | None = None
+        # how far the board moved in the picture since the empty board was taken (x, y px)
+        self.camera_shift_px: tuple[float, float] = (0.0, 0.0)
         self.last_timing: dict[str, float] = {}
         self.out_of_board = OutOfBoard(calibration)
         self.dart_geometry = DartGeometry(calibration)
@@ -123,7 +125,7 @@ class Detector:
             if not gate.moving:
                 self.still_count += 1
                 if self.still_count % self.config.refresh_every == 0:
-                    self._track_light(image, small)
+                    self._track_light(*self._in_reference_grid(image, small))
                 return []
             self.state = "moving"
             self.quiet = 0
@@ -146,6 +148,9 @@ class Detector:
             return []
         self.state = "still"
         self.still_count = 0
+        raw = image
+        image, small = self._in_reference_grid(image, small)
+        image, small = self._follow_a_move(raw, image, small)
         return self._settled(frame.name, image, small)
 
     def process_still(self, frame: Frame) -> list[Event]:
@@ -165,10 +170,17 @@ class Detector:
 
     def _aligned(self, image: np.ndarray) -> np.ndarray:
         """Photos taken one by one: the camera may have moved a little between them (a
-        tripod touched). Undo a small shift against the empty-board photo, so the shift does
-        not light up every printed edge. Both pictures are high-passed first: the light
-        changes between photos and the new darts are there, and both would pull the estimate
-        by a tenth of a pixel."""
+        tripod touched). Undo that shift against the empty-board photo."""
+        shift = self._estimate_shift(image)
+        if shift is None or math.hypot(*shift) < 0.05:
+            return image
+        return self._undo_shift(image, shift)
+
+    def _estimate_shift(self, image: np.ndarray) -> tuple[float, float] | None:
+        """How far (px) the picture moved against the empty board, or None if it cannot be
+        told (a person in front, a different scene). Both pictures are high-passed first:
+        the light changes and new darts are there, and both would pull the estimate by a
+        tenth of a pixel."""
         assert self.reference is not None
         if self._reference_grey is None:
             self._reference_grey = _high_pass(self.reference)
@@ -176,12 +188,12 @@ class Detector:
         grey = _high_pass(image)
         (dx, dy), response = cv2.phaseCorrelate(self._reference_grey, grey, self._window)
         if response < 0.1 or math.hypot(dx, dy) > 40:
-            return image
+            return None
         if math.hypot(dx, dy) < 0.03:
             # Phase correlation is good to a few hundredths here: whatever shift is left
             # changes the sharpest printed edge by less than the change threshold, and the
-            # refinement below is most of a photo's time.
-            return image
+            # refinement below is most of the time this takes.
+            return dx, dy
         # refine to a few hundredths of a pixel (a tenth is still visible on printed edges)
         warp = np.float32([[1, 0, dx], [0, 1, dy]])
         try:
@@ -194,15 +206,20 @@ class Detector:
                 None,
                 3,
             )
-            dx, dy = float(warp[0, 2]), float(warp[1, 2])
+            return float(warp[0, 2]), float(warp[1, 2])
         except cv2.error:
-            pass  # keep the phase-correlation estimate
-        if math.hypot(dx, dy) < 0.05:
-            return image
+            return dx, dy  # keep the phase-correlation estimate
+
+    def _undo_shift(self, image: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
+        """``image`` moved back by ``shift`` onto the empty board's (and the calibration's)
+        pixel grid."""
+        assert self.reference is not None
+        dx, dy = shift
         back = np.float32([[1, 0, -dx], [0, 1, -dy]])
         h, w = image.shape[:2]
+        # bicubic: sharp enough for printed edges, and five times faster than Lanczos
         out = cv2.warpAffine(
-            image, back, (w, h), flags=cv2.INTER_LANCZOS4, borderMode=cv2.BORDER_REPLICATE
+            image, back, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE
         )
         # the strip the shift uncovered holds no picture: take the reference's there
         bx, by = math.ceil(abs(dx)) + 1, math.ceil(abs(dy)) + 1
@@ -211,6 +228,47 @@ class Detector:
         for rows, cols in sides:
             out[rows, cols] = self.reference[rows, cols]
         return out
+
+    def _in_reference_grid(
+        self, image: np.ndarray, small: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """A video frame on the empty board's pixel grid, once the board or camera moved."""
+        if self.camera_shift_px == (0.0, 0.0):
+            return image, small
+        image = self._undo_shift(image, self.camera_shift_px)
+        return image, downscale(image, self.config.gate_width)
+
+    def _follow_a_move(
+        self, raw: np.ndarray, image: np.ndarray, small: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Pulling darts moves a hanging board, and a knock moves the camera: then every
+        printed edge changes at once, all over the picture, which no dart does. Measure the
+        move, and keep it if it explains the change; from then on every frame is put back
+        onto the empty board's grid, so the calibration and the stored frames still fit."""
+        spread = self._changed_spread(small)
+        if spread < 0.25:
+            return image, small
+        shift = self._estimate_shift(raw)
+        if shift is None:
+            return image, small
+        old = self.camera_shift_px
+        if math.hypot(shift[0] - old[0], shift[1] - old[1]) < 0.3:
+            return image, small
+        moved = self._undo_shift(raw, shift)
+        moved_small = downscale(moved, self.config.gate_width)
+        if self._changed_spread(moved_small) > 0.5 * spread:
+            return image, small  # the move does not explain what changed
+        self.camera_shift_px = shift
+        return moved, moved_small
+
+    def _changed_spread(self, small: np.ndarray) -> float:
+        """The share of the picture's 8 x 6 tiles that changed against the last scene."""
+        assert self.scene_small is not None
+        gain = gain_field(small, self.scene_small, 31)
+        changed = np.abs(small - self.scene_small * gain) > self.small_threshold
+        changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2)))
+        tiles = cv2.resize(changed.astype(np.float32), (8, 6), interpolation=cv2.INTER_AREA)
+        return float(np.count_nonzero(tiles > 0)) / tiles.size
 
     # --- phases ---------------------------------------------------------------------------
     def _warmup(self, image: np.ndarray, small: np.ndarray, moving: bool) -> list[Event]:

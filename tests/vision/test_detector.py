@@ -146,3 +146,32 @@ def test_two_darts_landing_within_one_settle_are_both_reported():
     # each thrown dart has its own event (the tip accuracy has tests of its own)
     for t in session.truth["darts"]:
         assert min(math.hypot(f.x_mm - t["x_mm"], f.y_mm - t["y_mm"]) for f in found) < 10.0
+
+
+def test_board_knocked_while_pulling_darts_keeps_takeouts_and_darts_coming():
+    """Pulling darts moves a hanging board a pixel or two: the takeout is still reported, the
+    next darts are found where they landed, and the move makes no dart of its own."""
+    from dataclasses import replace
+
+    knock_at: list[int] = []
+
+    def script(b):
+        b.throw()
+        b.throw()
+        knock_at.append(len(b.frames) + 3)  # the hand is at the board, pulling
+        b.takeout()
+        b.throw()
+        b.throw()
+        b.takeout()
+
+    session = make_session("classic", 10, script)
+    session.frames = [
+        replace(spec, shake=(2.4, -1.3)) if index >= knock_at[0] else spec
+        for index, spec in enumerate(session.frames)
+    ]
+    events = run_detector(session)
+    assert len(takeouts(events)) == 2
+    found = darts(events)
+    assert len(found) == 4
+    for event, thrown in zip(found, session.truth["darts"], strict=True):
+        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 3

@@ -77,6 +77,7 @@ class LiveSimSource:
         self._pending: deque[Dart | None] = deque()
         self._closed = threading.Event()
         self._index = 0
+        self._knock = self._knock_next = (0.0, 0.0)
 
     # --- what the demo asks for ------------------------------------------------------------
     def throw_at(
@@ -103,9 +104,11 @@ class LiveSimSource:
                 self._script.append((None, "drop"))
             return Throw(aim, tip, bounce)
 
-    def pull_darts(self) -> None:
-        """A hand takes every dart out of the board."""
+    def pull_darts(self, knock_px: tuple[float, float] = (0.0, 0.0)) -> None:
+        """A hand takes every dart out of the board, and may leave the board moved by
+        ``knock_px`` in the picture (pulling darts moves a hanging board)."""
         with self._lock:
+            self._knock_next = (float(knock_px[0]), float(knock_px[1]))
             if not self._darts and not self._pending:
                 return
             reach = self._darts[-1].tip_mm if self._darts else self.board.outline.centroid.coords[0]
@@ -137,7 +140,7 @@ class LiveSimSource:
                 next_time = max(next_time + period, time.monotonic() - period)
             hand = self._advance()
             t = self._index / self.fps
-            spec = FrameSpec(tuple(self._darts), t, hand)
+            spec = FrameSpec(tuple(self._darts), t, hand, self._knock)
             image = self.renderer.render(spec)
             self.status.frames += 1
             yield Frame(image, t, f"sim_{self._index:06d}")
@@ -160,6 +163,7 @@ class LiveSimSource:
                 self._darts.pop()
             elif change == "clear":
                 self._darts.clear()
+                self._knock = self._knock_next
             return hand
 
     def _arm_towards(

@@ -152,14 +152,10 @@ class Renderer:
             _draw_hand(frame, spec.hand)
         if spec.shake != (0.0, 0.0):
             shift = np.float32([[1, 0, spec.shake[0]], [0, 1, spec.shake[1]]])
-            # Lanczos: a camera that moved a fraction of a pixel sees a sharp picture, which
+            # Bicubic: a camera that moved a fraction of a pixel sees a sharp picture, which
             # bilinear interpolation would blur.
             frame = cv2.warpAffine(
-                frame,
-                shift,
-                self.size,
-                flags=cv2.INTER_LANCZOS4,
-                borderMode=cv2.BORDER_REPLICATE,
+                frame, shift, self.size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE
             )
         w, h = self.size
         ox, oy = self.rng.integers(0, 16, 2)
