@@ -510,7 +510,7 @@ class Detector:
             mm = self.calibration.mm_per_pixel(middle)
             # a dart seen along its axis is known by its long shadow: its point is not seen
             by_shadow = not obj
-            end_on = by_shadow and self._end_on(group, shadow, mm, solid)
+            end_on = by_shadow and self._end_on(group, shadow, mm)
             # Only darker and no dart seen end-on: a shadow (of a dart, a hand, a piece), or
             # a grey barrel cut off from its flights, which only the flights can claim.
             grey_piece = by_shadow and not end_on
@@ -529,6 +529,13 @@ class Detector:
             images = (evidence, (occluders, bodies), shadow, roi, scene, luma)
             tests = (end_test, lean)
             fit = self._fit(images, group, t, hint, tests, mm)
+            seen_least = cfg.min_dart_mm2 * 0.1 / (mm * mm)  # pixels: a flight's edge
+            if fit is not None and end_on and _seen_only_at_tail(fit, group, shadow, seen_least):
+                # The line runs along the dart's shadow, which lies on the board (where "out
+                # of the board" points says nothing about its ends), and whatever of the
+                # dart is seen is at its tail end: the dart stands there, where its shadow
+                # starts. Its point is at that end.
+                fit = self._fit(images, group, t, -np.array(fit.axis), (None, None), mm)
             if fit is None:
                 continue
             if grey_piece:
@@ -672,10 +679,10 @@ class Detector:
             mask(shadow),
             hint,
             (area(roi), area(scene)),
-            lambda a, b: end_test(full(a), full(b)),
+            None if end_test is None else lambda a, b: end_test(full(a), full(b)),
             area(luma),
             mm_per_px=mm * f,
-            lean=lambda a, b: lean(full(a), full(b)),
+            lean=None if lean is None else lambda a, b: lean(full(a), full(b)),
             bodies=mask(bodies),
         )
         if fit is None:
@@ -781,13 +788,17 @@ class Detector:
         reach = fit.length_px + 15.0 / mm
         return any(float(outside[other].min()) <= reach for other in long_shadows)
 
-    def _end_on(self, group: np.ndarray, shadow: np.ndarray, mm: float, solid: float) -> bool:
-        """A dart seen along its own axis shows little but the thin cross of its flights,
-        yet it casts a long shadow (only something standing well out of the board does)."""
-        cfg = self.config
-        if solid < cfg.min_dart_mm2 * 0.1:
+    def _end_on(self, group: np.ndarray, shadow: np.ndarray, mm: float) -> bool:
+        """A dart seen along its own axis shows little but the thin cross of its flights
+        (nothing at all where white flights stand on a pale board), yet it casts a long
+        shadow: only something standing well out of the board does. A dart's shadow is no
+        wider than its flights; a wider one is cast by something else (an arm, a body)."""
+        cast = group & shadow
+        length_mm = _extent_px(cast) * mm
+        if length_mm < self.config.long_dart_mm:
             return False
-        return _extent_px(group & shadow) * mm >= cfg.long_dart_mm
+        area_mm2 = float(np.count_nonzero(cast)) * mm * mm
+        return area_mm2 <= length_mm * 2.0 * FLIGHT_HALF_SPAN_MM
 
     def _solid_mm2(self, group: np.ndarray, shadow: np.ndarray, offset: tuple[int, int]) -> float:
         """Area of a blob's pixels that are an object, not a shadow (board mm^2)."""
@@ -927,6 +938,17 @@ def _without_tail_pieces(found: list[_Candidate]) -> list[_Candidate]:
         if not swallowed:
             kept.append(found[i])
     return kept
+
+
+def _seen_only_at_tail(fit: TipFit, group: np.ndarray, shadow: np.ndarray, least: float) -> bool:
+    """Whether all of a blob's object pixels (not shadow-like) lie in the last quarter of
+    its fitted line, towards the tail, and there are at least ``least`` of them (fewer are
+    noise, not part of a dart)."""
+    ys, xs = np.nonzero(group & ~shadow)
+    if len(xs) < max(1.0, least):
+        return False
+    along, _across = axis_coordinates(xs, ys, np.array(fit.tip), np.array(fit.axis))
+    return bool(np.all(along >= 0.75 * fit.length_px))
 
 
 def _reach_px(mask: np.ndarray, fit: TipFit) -> float:
