@@ -577,7 +577,7 @@ class Detector:
         # blobs are mostly what it did to the scene (its shadow on earlier darts, a flight
         # it hides). Two darts thrown within a settle (< 0.3 s) are rare; a second one must
         # be a dart by its own clear blob, apart from the first.
-        found = self._tufts_joined(_without_tail_pieces(found), pieces, x0, y0)
+        found = self._tufts_joined(_without_tail_pieces(found), pieces, shadow, (x0, y0))
         found.sort(key=lambda c: -c.score)
         accepted = found[:1]
         for candidate in found[1:]:
@@ -603,32 +603,26 @@ class Detector:
         self,
         found: list[_Candidate],
         pieces: list[tuple[float, TipFit, np.ndarray]],
-        x0: int,
-        y0: int,
+        shadow: np.ndarray,
+        offset: tuple[int, int],
     ) -> list[_Candidate]:
         """A dart seen nearly along its axis can fall apart into its flights and its body (the
-        shaft between them changed too little). The body's line runs through the middle of
-        the flights, beyond its own tail end: such a pair is one dart, with the body's
-        point."""
+        shaft between them changed too little), and the body alone may be no dart (a grey
+        barrel passes for a shadow). The flights lie behind the body's point on its line,
+        as flights cut off by an earlier dart do (``_behind_point``): such a pair is one
+        dart, with the body's point."""
         out = list(found)
         body_lines = [(c.fit, c.group) for c in found] + [(fit, group) for _, fit, group in pieces]
         for i, candidate in enumerate(found):
             ys, xs = np.nonzero(candidate.group)
-            center = np.array([xs.mean(), ys.mean()])
-            mm = self.calibration.mm_per_pixel((center[0] + x0, center[1] + y0))
+            middle = (float(xs.mean()) + offset[0], float(ys.mean()) + offset[1])
+            mm = self.calibration.mm_per_pixel(middle)
             if candidate.fit.length_px * mm >= JOIN_TUFT_MM:
                 continue
-            gap = self.config.max_group_gap_mm / mm
             for j, (fit_b, group_b) in enumerate(body_lines):
                 if j == i or fit_b.length_px < 2 * max(1.0, fit_b.width_px):
                     continue
-                axis = np.array(fit_b.axis)
-                d = center - np.array(fit_b.tip)
-                along = float(d @ axis)
-                across = abs(float(d[0] * axis[1] - d[1] * axis[0]))
-                # the body's line, fitted on a short piece, is good to about 10 degrees
-                aimed = across * mm <= 4.0 + 0.2 * along * mm
-                if aimed and fit_b.length_px <= along <= fit_b.length_px + gap:
+                if _behind_point(fit_b, candidate.group, group_b, shadow, mm):
                     out[i] = replace(
                         candidate,
                         fit=fit_b,
@@ -818,25 +812,12 @@ class Detector:
         shadow: np.ndarray,
         mm: float,
     ) -> np.ndarray:
-        """``group`` plus the object blobs behind its point on its line: the flights and the
-        shaft of the same dart, cut off from the barrel where the dart crosses an earlier
-        one. Flights are wider than the barrel: the band is a flight's half span (about
-        20 mm) rather than the barrel's width. Shadows are left out (they start at the point
-        and run wherever the light sends them)."""
-        tip = np.array(fit.tip)
-        axis = np.array(fit.axis)
-        band = max(6.0, 0.6 * fit.width_px, FLIGHT_HALF_SPAN_MM / mm)
-        reach = 2.5 * fit.length_px + 20
+        """``group`` plus the object blobs behind its point on its line (see
+        ``_behind_point``): the flights and the shaft of the same dart, cut off from the
+        barrel where the dart crosses an earlier one."""
         merged = group
         for other in objects:
-            body = other & ~shadow & ~merged
-            ys, xs = np.nonzero(body)
-            if len(xs) == 0 or np.count_nonzero(other & merged) > 0:
-                continue
-            along, across = axis_coordinates(xs, ys, tip, axis)
-            across = np.abs(across)
-            inside = (across <= band) & (along >= 0.3 * fit.length_px) & (along <= reach)
-            if inside.mean() > 0.7:
+            if _behind_point(fit, other, merged, shadow, mm):
                 merged = merged | other
         return merged
 
@@ -938,6 +919,28 @@ def _without_tail_pieces(found: list[_Candidate]) -> list[_Candidate]:
         if not swallowed:
             kept.append(found[i])
     return kept
+
+
+def _behind_point(
+    fit: TipFit, other: np.ndarray, group: np.ndarray, shadow: np.ndarray, mm: float
+) -> bool:
+    """Whether the object blob ``other`` (apart from ``group``, the blob of ``fit``) lies
+    behind the fit's point on its line: a piece of the same dart (its flights, its shaft)
+    cut off from the part with the point. Flights are wider than the barrel: the band is a
+    flight's half span (about 20 mm) rather than the barrel's width. Shadows are left out
+    (they start at the point and run wherever the light sends them)."""
+    if np.count_nonzero(other & group) > 0:
+        return False
+    ys, xs = np.nonzero(other & ~shadow)
+    if len(xs) == 0:
+        return False
+    tip = np.array(fit.tip)
+    axis = np.array(fit.axis)
+    band = max(6.0, 0.6 * fit.width_px, FLIGHT_HALF_SPAN_MM / mm)
+    reach = 2.5 * fit.length_px + 20
+    along, across = axis_coordinates(xs, ys, tip, axis)
+    inside = (np.abs(across) <= band) & (along >= 0.3 * fit.length_px) & (along <= reach)
+    return bool(inside.mean() > 0.7)
 
 
 def _seen_only_at_tail(fit: TipFit, group: np.ndarray, shadow: np.ndarray, least: float) -> bool:
