@@ -51,6 +51,9 @@ NEAR_DEG = 15.0  # rays this close to the fitted line are that line
 FAR_SOLID = 0.3
 # A line through the tuft whose two sides differ by less than this is a pair of wings.
 PAIRED_MM = 2.5
+# A tuft's wings reach across its fitted line at least this fraction of how far they reach
+# along it (a cross reaches about as far; a straight bar reaches its width over its length).
+CROSS_RATIO = 0.5
 ROOM_SIDE = 0.0  # cosine: the flights lie on the room side of the point (calibration)
 # Shadow-like pixels (only darker, same colour) are a grey barrel or the dart's own shadow;
 # a ray along the shadow has hardly any pixels that changed colour, a barrel's has some.
@@ -228,11 +231,22 @@ def _body_from_tuft(
         tip = center + directions[k] * reach[k]
         if lean is None or lean(tip, center) <= MAX_LEAN_DEG:
             return _TuftReading(center, directions[k], float(reach[k]))
-    if own_best * mm_per_px < PAIRED_MM:
+    if own_best * mm_per_px < PAIRED_MM and _crossed(body, center, fitted):
         # The fitted line runs out of the tuft as far on both sides: a pair of wings, and
         # no body to be seen. The point is under the tuft.
         return _TuftReading(center, None, float(np.median(reach)))
     return None
+
+
+def _crossed(body: np.ndarray, center: np.ndarray, line: np.ndarray) -> bool:
+    """Whether a blob reaches across the line through ``center`` (unit ``line``) about as
+    far as along it, as flights seen along the dart do (their wings cross: two pairs, or
+    one pair seen edge-on and the other broad). A lone straight bar symmetric about its
+    centre (a barrel piece) is no tuft."""
+    ys, xs = np.nonzero(body)
+    along, across = axis_coordinates(xs, ys, center, line)
+    reach_along = float(np.percentile(np.abs(along), 90))
+    return float(np.percentile(np.abs(across), 90)) >= CROSS_RATIO * reach_along
 
 
 def _refine(
