@@ -150,3 +150,17 @@ def test_body_hidden_behind_the_flights_gives_the_tuft_centre_and_a_spread():
     assert fit is not None
     assert np.hypot(fit.tip[0] - 70.0, fit.tip[1] - 70.0) < 2.0
     assert fit.spread_px >= 3.0  # not a wing tip with a small sigma
+
+
+def test_short_straight_bar_keeps_its_line_and_is_not_read_as_flights():
+    """A barrel piece cut off from its flights is as point-symmetric as a pair of wings, but
+    it does not reach across its line: it keeps its line and gets a point at an end."""
+    rng = np.random.default_rng(8)
+    evidence = np.zeros((100, 140), np.float32)
+    cv2.line(evidence, (50, 50), (90, 50), 150.0, 6)  # 40 px long, 6 px wide
+    evidence = np.abs(evidence + rng.normal(0, 2.0, evidence.shape).astype(np.float32))
+    mask = evidence > 12.0
+    fit = fit_tip(evidence, mask, 12.0, tail_hint=np.array([1.0, 0.0]), mm_per_px=1.0)
+    assert fit is not None
+    assert fit.spread_px == 0.0
+    assert abs(fit.tip[0] - 47.0) < 3.0 and abs(fit.tip[1] - 50.0) < 1.5
