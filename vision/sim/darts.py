@@ -7,13 +7,22 @@ axis; the truth of a throw is the point where the axis meets the board (``tip_mm
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 Color = tuple[int, int, int]  # BGR
 
-STEEL: tuple[Color, ...] = ((190, 190, 195), (160, 162, 168), (120, 122, 128), (60, 60, 64))
+#: Points: polished and brushed steel, and black-coated ones (they nearly vanish on black).
+STEEL: tuple[Color, ...] = (
+    (215, 215, 220),
+    (190, 190, 195),
+    (160, 162, 168),
+    (120, 122, 128),
+    (60, 60, 64),
+    (32, 32, 34),
+)
+#: Barrels: tungsten greys, black, brass and bronze, coloured (PVD, titanium) coatings.
 BARREL: tuple[Color, ...] = (
     (150, 150, 155),
     (110, 112, 118),
@@ -22,6 +31,12 @@ BARREL: tuple[Color, ...] = (
     (40, 40, 40),
     (180, 120, 60),  # blue coated
     (60, 60, 170),  # red coated
+    (25, 25, 27),  # black coated
+    (70, 135, 170),  # brass
+    (60, 95, 150),  # bronze / copper
+    (130, 70, 110),  # purple titanium
+    (70, 130, 60),  # green coated
+    (185, 185, 190),  # polished tungsten
 )
 VIVID: tuple[Color, ...] = (
     (40, 40, 220),
@@ -35,6 +50,11 @@ VIVID: tuple[Color, ...] = (
     (150, 60, 90),
     (200, 200, 60),
 )
+#: Shafts: the vivid nylon colours plus aluminium, dark carbon and clear nylon.
+SHAFT: tuple[Color, ...] = (*VIVID, (175, 178, 182), (55, 55, 58), (215, 220, 222))
+#: Flights: vivid, white, black, and pale tints (clear polyester flights, mostly see-through).
+FLIGHT: tuple[Color, ...] = (*VIVID, (245, 245, 245), (20, 20, 22))
+PALE: tuple[Color, ...] = ((235, 235, 230), (225, 240, 245), (245, 230, 225), (230, 245, 235))
 
 
 @dataclass(frozen=True)
@@ -54,14 +74,21 @@ class DartModel:
     shaft_color: Color
     flight_color: Color
     flight_roll: float  # radians
+    flight_opacity: float = 1.0  # below 1: a clear flight, the board shows through it
+    flight_pattern: Color | None = None  # a second colour printed on the wings
+    grip_rings: int = 0  # grooves cut round the barrel (knurled grip)
+    shine: float = 0.5  # 0 matt .. 1 polished: strength of the highlight on the metal
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> DartModel:
         def pick(options):
             return options[int(rng.integers(len(options)))]
 
-        return cls(
-            point_len=float(rng.uniform(12, 24)),
+        # The draws from ``rng`` keep their number and order (every seeded session keeps its
+        # throws); what was added later is drawn from a child generator of the same rng.
+        model = cls(
+            # the visible part: points are 20-40 mm long, a few mm of them in the board
+            point_len=float(rng.uniform(13, 33)),
             point_r=float(rng.uniform(0.9, 1.2)),
             barrel_len=float(rng.uniform(36, 52)),
             barrel_r=float(rng.uniform(2.8, 3.9)),
@@ -73,9 +100,29 @@ class DartModel:
             point_color=pick(STEEL),
             barrel_color=pick(BARREL),
             ring_color=pick(VIVID) if rng.random() < 0.5 else None,
-            shaft_color=pick(VIVID),
-            flight_color=pick(VIVID),
+            shaft_color=pick(SHAFT),
+            flight_color=pick(FLIGHT),
             flight_roll=float(rng.uniform(0, math.pi / 2)),
+        )
+        return model.with_finish(rng.spawn(1)[0])
+
+    def with_finish(self, rng: np.random.Generator) -> DartModel:
+        """Clear or printed flights, grip grooves and how polished the metal is."""
+        opacity, color, pattern = 1.0, self.flight_color, None
+        kind = rng.random()
+        if kind < 0.2:
+            opacity = float(rng.uniform(0.35, 0.7))
+            color = PALE[int(rng.integers(len(PALE)))]
+        elif kind < 0.55:
+            pattern = FLIGHT[int(rng.integers(len(FLIGHT)))]
+        rings = int(rng.integers(3, 9)) if rng.random() < 0.5 else 0
+        return replace(
+            self,
+            flight_color=color,
+            flight_opacity=opacity,
+            flight_pattern=pattern,
+            grip_rings=rings,
+            shine=float(rng.uniform(0.2, 1.0)),
         )
 
 
@@ -83,17 +130,31 @@ class DartModel:
 class Dart:
     """A dart stuck in the board at ``tip_mm`` with its tail along ``direction`` (unit, z<0).
 
-    ``lift_mm`` moves the whole dart off the board towards the room (a falling bounce-out).
+    ``lift_mm`` moves the whole dart off the board towards the room (a falling bounce-out);
+    ``sway`` (a direction) is where a dart still vibrating after the impact swings to during
+    the exposure: it is drawn blurred from ``direction`` to ``sway``.
     """
 
     tip_mm: tuple[float, float]
     direction: tuple[float, float, float]
     model: DartModel
     lift_mm: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    sway: tuple[float, float, float] | None = None
 
     def axis_point(self, s: float) -> np.ndarray:
         base = np.array([self.tip_mm[0], self.tip_mm[1], 0.0]) + np.array(self.lift_mm)
         return base + s * np.array(self.direction)
+
+    def vibrating(self, start: float, end: float, across: np.ndarray) -> Dart:
+        """This dart swinging (about its point) from ``start`` to ``end`` radians towards the
+        unit vector ``across`` (perpendicular to its axis) during one exposure."""
+        d = np.array(self.direction)
+
+        def turned(angle: float) -> tuple[float, float, float]:
+            v = d * math.cos(angle) + across * math.sin(angle)
+            return tuple(float(x) for x in v / np.linalg.norm(v))
+
+        return replace(self, direction=turned(start), sway=turned(end))
 
     @staticmethod
     def random_direction(rng: np.random.Generator) -> tuple[float, float, float]:

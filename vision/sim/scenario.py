@@ -97,6 +97,11 @@ class SessionBuilder:
     events: list[dict[str, Any]] = field(default_factory=list)
     models: list[DartModel] = field(default_factory=list)
     turn: int = 0
+    vibration: bool = True  # darts vibrate for a frame or two after the impact
+
+    def __post_init__(self) -> None:
+        # Draws added later come from a child of the session's rng: the throws stay the same.
+        self.extra_rng = self.rng.spawn(1)[0]
 
     # --- time ----------------------------------------------------------------------------
     def _emit(self, hand: Hand | None = None, shake=(0.0, 0.0)) -> int:
@@ -142,9 +147,14 @@ class SessionBuilder:
         # Impact: the board and the camera mount shake for a couple of frames.
         amp = self.rng.uniform(0.2, 1.2)
         first = None
+        wobble = self._wobble(dart)
         for k in range(int(self.rng.integers(1, 4))):
             shake = (amp * self.rng.normal() / (k + 1), amp * self.rng.normal() / (k + 1))
+            at = self.objects.index(dart)
+            if wobble is not None and k < len(wobble):
+                self.objects[at] = wobble[k]
             index = self._emit(shake=shake)
+            self.objects[at] = dart
             first = index if first is None else first
         if bounce:
             for _ in range(int(self.rng.integers(0, 2))):
@@ -174,6 +184,22 @@ class SessionBuilder:
             )
             self.events.append({"event": "dart", "frame": first, "x_mm": tip[0], "y_mm": tip[1]})
         self.idle(int(self.rng.integers(8, 14)))
+
+    def _wobble(self, dart: Dart) -> list[Dart] | None:
+        """The dart in its first frames: it swings about its point, damped, blurred by the
+        motion during each exposure (flights a few mm off in the first frame)."""
+        rng = self.extra_rng
+        if not self.vibration or rng.random() < 0.3:
+            return None
+        d = np.array(dart.direction)
+        across = np.cross(d, rng.normal(size=3))
+        across /= np.linalg.norm(across)
+        amplitude = float(rng.uniform(0.01, 0.05))  # radians
+        frames = []
+        for k in range(3):
+            a = amplitude * 0.4**k * (-1) ** k
+            frames.append(dart.vibrating(a, -0.6 * a, across))
+        return frames
 
     # --- people ----------------------------------------------------------------------------
     def _random_hand(self) -> tuple[tuple[int, int, int], tuple[int, int, int], float]:
@@ -285,7 +311,10 @@ def random_session(
     light = light or Light.random(rng)
     noise = float(rng.uniform(1.0, 3.5))
     jpeg = int(rng.integers(75, 95)) if rng.random() < 0.5 else None
-    renderer = Renderer(board, camera, light, noise, jpeg, seed=seed + 1)
+    # surface grain: sisal under the classic board's print is coarser than paper on a wall
+    style = rng.spawn(1)[0]
+    grain = float(style.uniform(0.01, 0.045) if board.id == "classic" else style.uniform(0, 0.03))
+    renderer = Renderer(board, camera, light, noise, jpeg, seed=seed + 1, grain=grain)
     builder = SessionBuilder(board, rng, camera)
     builder.models = [DartModel.random(rng) for _ in range(3)]
     count = int(rng.integers(0, 6)) if magnets is None else magnets
@@ -315,6 +344,9 @@ def random_session(
             "dist_coeffs": list(setup.dist_coeffs),
             "image_size": list(setup.image_size),
         },
+        "light": light.kind,
+        "lamps": len(light.lamps()),
+        "grain": grain,
         "noise_sigma": noise,
         "jpeg_quality": jpeg,
         "darts": builder.darts,
