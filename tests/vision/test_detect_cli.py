@@ -35,6 +35,20 @@ def recorded(tmp_path_factory):
     return out
 
 
+def _photo_frames(truth: dict) -> list[int]:
+    """One settled frame per state of the board: the empty board, then after each dart the
+    frame before the next event (a bounce-out, if one follows, is not in the picture), or
+    10 frames on when the next event is the takeout (its hand comes in before it)."""
+    picks = [2]
+    for dart in truth["darts"]:
+        later = [e for e in truth["events"] if e["frame"] > dart["frame"]]
+        following = min(later, key=lambda e: e["frame"])
+        picks.append(
+            dart["frame"] + 10 if following["event"] == "takeout" else following["frame"] - 1
+        )
+    return picks
+
+
 def _events(capsys) -> list[dict]:
     lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
     return [json.loads(line) for line in lines]
@@ -134,7 +148,7 @@ def test_detect_on_separate_photos_finds_each_dart_and_the_takeout(recorded, tmp
     truth = json.loads((recorded / "truth.json").read_text())
     names = truth["frame_names"]
     takeout = next(e["frame"] for e in truth["events"] if e["event"] == "takeout")
-    picks = [2, *(d["frame"] + 10 for d in truth["darts"]), takeout + 5]
+    picks = [*_photo_frames(truth), takeout + 5]
     for k, index in enumerate(picks):
         shutil.copy(recorded / f"{names[index]}.jpg", tmp_path / f"photo_{k}.jpg")
     args = ["detect", "--board", "classic", "--frames", str(tmp_path), "--json"]
@@ -159,7 +173,7 @@ def test_photos_taken_after_the_camera_moved_a_little_are_aligned(recorded, tmp_
 
     truth = json.loads((recorded / "truth.json").read_text())
     names = truth["frame_names"]
-    picks = [2, *(d["frame"] + 10 for d in truth["darts"])]
+    picks = _photo_frames(truth)
     shifts = [(0, 0), (2, -1), (-2, 1), (1, 3)]  # a tripod touched between photos
     for k, (index, (dx, dy)) in enumerate(zip(picks, shifts, strict=True)):
         image = cv2.imread(str(recorded / f"{names[index]}.jpg"))
