@@ -237,19 +237,44 @@ class Renderer:
             return self._scene_cache[1]
         shadowed = self.base.copy()
         if any(isinstance(o, Dart) and o.sway is not None for o in objects):
-            # A dart still vibrating: its motion during the exposure blurs it (drawn at three
-            # moments and averaged; its shadow, far softer, from the middle moment only).
-            self._shadows(shadowed, _swayed(objects, 0.5))
-            images = [self._objects(shadowed, _swayed(objects, f)) for f in (0.0, 0.5, 1.0)]
-            image = ((sum(i.astype(np.uint16) for i in images) + 1) // 3).astype(np.uint8)
+            image = self._vibrating(shadowed, objects)
         else:
             self._shadows(shadowed, objects)
             image = self._objects(shadowed, objects)
         self._scene_cache = (objects, image)
         return image
 
-    def _objects(self, shadowed: np.ndarray, objects: tuple[SceneObject, ...]) -> np.ndarray:
-        """The objects drawn over the board with its shadows (a new image)."""
+    def _vibrating(self, shadowed: np.ndarray, objects: tuple[SceneObject, ...]) -> np.ndarray:
+        """A dart still vibrating: its motion during the exposure blurs it. The scene is drawn
+        at three moments and averaged where the vibrating darts sweep (their shadows, far
+        softer, from the middle moment only)."""
+        middle = _swayed(objects, 0.5)
+        self._shadows(shadowed, middle)
+        image = self._objects(shadowed, middle)
+        ends = [_swayed(objects, f) for f in (0.0, 1.0)]
+        swaying = [i for i, obj in enumerate(objects) if _sways(obj)]
+        moving = [p[1] for scene in ends for i in swaying for p in self._primitives((scene[i],))]
+        h, w = image.shape[:2]
+        pts = np.vstack(moving)
+        x0, y0 = (max(0, int(v) - 3) for v in pts.min(axis=0))
+        x1, y1 = (min(m, int(v) + 4) for v, m in zip(pts.max(axis=0), (w, h), strict=True))
+        if x1 <= x0 or y1 <= y0:
+            return image
+        box = (x0, y0, x1, y1)
+        total = image[y0:y1, x0:x1].astype(np.uint16)
+        for scene in ends:
+            total += self._objects(shadowed, scene, box)[y0:y1, x0:x1]
+        image[y0:y1, x0:x1] = ((total + 1) // 3).astype(np.uint8)
+        return image
+
+    def _objects(
+        self,
+        shadowed: np.ndarray,
+        objects: tuple[SceneObject, ...],
+        clip: tuple[int, int, int, int] | None = None,
+    ) -> np.ndarray:
+        """The objects drawn over the board with its shadows (a new image); only within the
+        box ``clip`` (x0, y0, x1, y1) if given."""
         image = shadowed.copy()
         prims = sorted(self._primitives(objects), key=lambda p: -p[0])
         if prims:
@@ -259,6 +284,11 @@ class Renderer:
             y0 = int(np.clip(np.floor(pts[:, 1].min()) - 2, 0, h - 1))
             x1 = int(np.clip(np.ceil(pts[:, 0].max()) + 3, x0 + 1, w))
             y1 = int(np.clip(np.ceil(pts[:, 1].max()) + 3, y0 + 1, h))
+            if clip is not None:
+                x0, y0 = max(x0, clip[0]), max(y0, clip[1])
+                x1, y1 = min(x1, clip[2]), min(y1, clip[3])
+                if x1 <= x0 or y1 <= y0:
+                    return image
             canvas = Canvas((y1 - y0, x1 - x0), (x0, y0))
             for _, _, draw in prims:
                 draw(canvas)
@@ -341,13 +371,18 @@ class Renderer:
     def _grooves(
         self, dart: Dart, s_a: float, s_b: float, count: int, radius: float
     ) -> list[tuple[float, np.ndarray]]:
-        """Outlines of ``count`` grooves (0.9 mm wide) cut round the barrel between s_a, s_b."""
-        out = []
-        for s in np.linspace(s_a, s_b, count):
-            a, b = dart.axis_point(s - 0.45), dart.axis_point(s + 0.45)
-            outline, _ = self._tube(a, b, radius, radius)
-            out.append((float(s), outline))
-        return out
+        """Outlines of ``count`` grooves (0.9 mm wide) cut round the barrel between s_a, s_b
+        (all projected at once; over 0.9 mm the lens distortion is a straight line)."""
+        at = np.linspace(s_a, s_b, count)
+        ends = np.vstack([dart.axis_point(s + d) for s in at for d in (-0.45, 0.45)])
+        px = self.camera.project(ends).reshape(-1, 2, 2)
+        r = (radius * self.focal / self.camera.depth(ends)).reshape(-1, 2, 1)
+        along = px[:, 1] - px[:, 0]
+        along /= np.linalg.norm(along, axis=1, keepdims=True) + 1e-12
+        normal = np.column_stack([-along[:, 1], along[:, 0]])[:, None, :]
+        left, right = px + normal * r, px - normal * r
+        outlines = np.concatenate([left, right[:, ::-1]], axis=1)
+        return [(float(s), outline) for s, outline in zip(at, outlines, strict=True)]
 
     def _wings(self, dart: Dart) -> list[np.ndarray]:
         m = dart.model
@@ -567,6 +602,10 @@ class Renderer:
         p = self.camera.project(ring).reshape(3, -1, 2)
         scale = (np.linalg.norm(p[1] - p[0], axis=1) + np.linalg.norm(p[2] - p[0], axis=1)) / 2
         return scale.reshape(SCALE_GRID, SCALE_GRID)
+
+
+def _sways(obj: SceneObject) -> bool:
+    return isinstance(obj, Dart) and obj.sway is not None
 
 
 def _swayed(objects: tuple[SceneObject, ...], f: float) -> tuple[SceneObject, ...]:
