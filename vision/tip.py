@@ -573,11 +573,18 @@ def _walk(
     if first is None:
         return t_end, 0.0, 0.0  # no point seen past the blob: level 0 says so
     end, i, gap, occluded = first, first, 0, False
+    # the tip is placed no further out than where the ridge of change bends off the axis
+    bend = _kink(along, evidence, kernel, start, step, threshold)
+    stop = len(s) - 1 if bend is None else max(bend, first)
     hidden = 0.0
     limit = len(s) - 1
     while i < limit:
         i += 1
         if significant[i] and not blocked[i]:
+            if i >= stop:
+                # the change leaves the axis sideways: the dart's own shadow, which starts
+                # at the point and runs off at an angle; the point ended just before
+                break
             ahead = i + int(1.5 / step)
             if colors is not None and i - first > 14 and ahead <= limit and shadowy[i:ahead].all():
                 # The point ends where its own shadow starts on the same line: the colour
@@ -629,12 +636,117 @@ def _walk(
     level = float(signal[lo + int(np.argmax(signal[lo : end + 1]))])
     # placed on the balanced signal unless the point is only seen against one side
     placed = balanced if float(balanced[lo : end + 1].max()) >= tau else signal
-    tip_s = _half_level(placed, s, lo, end, step)
+    tip_s = _half_level(placed, s, lo, end, step, stop)
     if occluded:
         # The point goes on behind an earlier dart and does not come out: it enters the
         # board somewhere behind it; the middle of the hidden stretch is the best guess.
         tip_s -= hidden / 2
     return tip_s, level, hidden if occluded else 0.0
+
+
+def _kink(
+    along: Callable[[float, np.ndarray], np.ndarray],
+    evidence: np.ndarray,
+    kernel: np.ndarray,
+    start: int,
+    step: float,
+    strong: float,
+) -> int | None:
+    """The sample where the ridge of change along the axis bends off sideways, or None.
+
+    A point is a thin straight body: its change is a ridge along the dart's line. Its shadow
+    on the board starts at the tip and runs off along the light's direction, at an angle to
+    the dart's line in the image; where it leaves the tip on the far side, the walk follows a
+    ridge that bends away from the point's line (the two lines meet at the tip). The ridge is
+    tracked from ``start`` (inside the dart's end, where it is surely the dart) while it is
+    near the axis; a line that bends once is fitted to its track where it is ``strong``, and
+    the bend is kept only if the bent part runs off to one side for a few pixels and nothing
+    lay on that side before it."""
+    offsets = np.arange(-8.0, 8.25, 0.5)
+    prof = np.stack([np.convolve(along(o, evidence), kernel, mode="same") for o in offsets], 1)
+    n = len(prof)
+    ridge = np.full(n, np.nan)
+    level = np.zeros(n)
+    r = 0.0
+    for i in range(start, n):
+        win = np.abs(offsets - r) <= RIDGE_WINDOW_PX
+        k = int(np.argmax(np.where(win, prof[i], -np.inf)))
+        if prof[i, k] <= 0:
+            break
+        core = np.abs(offsets - offsets[k]) <= 1.0
+        w = np.maximum(prof[i, core], 0.0)
+        r = float((w * offsets[core]).sum() / max(float(w.sum()), 1e-6))
+        if abs(r) > RIDGE_LEFT_PX:
+            break  # the ridge has left the dart's line
+        ridge[i] = r
+        level[i] = prof[i, k]
+    bend = _hinge(ridge, level >= strong, start, step)
+    if bend is None:
+        return None
+    knee, side = bend
+    # A shadow leaving the tip comes out of the ridge itself; one lying beside the point
+    # (towards the flights) and meeting it at the tip is there to the side before the bend.
+    before = slice(max(0, knee - round(BEND_SPAN_PX / step)), knee + 1)
+    flank = (offsets * side >= 3.0) & (np.abs(offsets) <= RIDGE_LEFT_PX + 2.0)
+    if float(prof[before][:, flank].max(initial=0.0)) >= strong:
+        return None
+    return knee
+
+
+def _hinge(
+    ridge: np.ndarray, strong: np.ndarray, start: int, step: float
+) -> tuple[int, float] | None:
+    """Fit the ridge's track with a straight line that may bend once (least squares over the
+    samples where the ridge is ``strong``): if it clearly bends away, the bend's sample and
+    the side it bends to (+1 or -1 across the axis)."""
+    idx = np.nonzero(strong & ~np.isnan(ridge))[0]
+    idx = idx[idx >= start]
+    if len(idx) < 2 * round(BEND_SPAN_PX / step):
+        return None
+    x = (idx - start) * step
+    y = ridge[idx]
+    ones = np.ones(len(x))
+    line, *_ = np.linalg.lstsq(np.column_stack([ones, x]), y, rcond=None)
+    sse_line = float(np.sum((y - np.column_stack([ones, x]) @ line) ** 2))
+    knees = np.arange(x[0] + 1.0, x[-1] - BEND_SPAN_PX + 1e-9, 0.25)
+    if len(knees) == 0:
+        return None
+    # every knee at once: least squares on [1, x, max(0, x - knee)] by the normal equations
+    a = np.stack(
+        [
+            np.broadcast_to(ones, (len(knees), len(x))),
+            np.broadcast_to(x, (len(knees), len(x))),
+            np.maximum(0.0, x[None, :] - knees[:, None]),
+        ],
+        2,
+    )
+    ata = np.einsum("kni,knj->kij", a, a) + 1e-9 * np.eye(3)
+    coef = np.linalg.solve(ata, np.einsum("kni,n->ki", a, y)[..., None])[..., 0]
+    fitted = np.einsum("kni,ki->kn", a, coef)
+    sse = ((y[None, :] - fitted) ** 2).sum(axis=1)
+    after = (x[None, :] > knees[:, None]).sum(axis=1) * step
+    ok = (
+        (np.abs(coef[:, 1]) <= TRACK_SLOPE)
+        & (np.abs(coef[:, 2]) >= BEND_SLOPE)
+        & (after >= BEND_SPAN_PX)
+        # and it gets well off the point's line
+        & (np.abs(coef[:, 2]) * (x[-1] - knees) >= BEND_PX)
+    )
+    if not ok.any():
+        return None
+    k = int(np.argmin(np.where(ok, sse, np.inf)))
+    if sse[k] > BEND_GAIN * sse_line:
+        return None
+    return start + round(knees[k] / step), float(np.sign(coef[k, 2]))
+
+
+RIDGE_WINDOW_PX = 1.5
+RIDGE_LEFT_PX = 5.0
+TRACK_SLOPE = 0.15  # the axis is good to about 8 degrees near the point
+BEND_SLOPE = 0.3  # the shadow leaves at more than about 17 degrees
+BEND_SPAN_PX = 3.0  # the bent part is followed this far at least
+BEND_PX = 1.5  # and moves this far away from the point's line
+BEND_GAIN = 0.5  # the bent line explains the track this much better than a straight one
 
 
 def _ends_in_front(significant: np.ndarray, i: int, j: int, step: float) -> int | None:
@@ -651,9 +763,12 @@ def _ends_in_front(significant: np.ndarray, i: int, j: int, step: float) -> int 
     return None
 
 
-def _half_level(signal: np.ndarray, s: np.ndarray, lo: int, end: int, step: float) -> float:
-    """Where ``signal`` falls to half of its peak in ``lo..end``, going outwards (sub-sample)."""
-    limit = len(s) - 1
+def _half_level(
+    signal: np.ndarray, s: np.ndarray, lo: int, end: int, step: float, limit: int | None = None
+) -> float:
+    """Where ``signal`` falls to half of its peak in ``lo..end``, going outwards (sub-sample),
+    not past sample ``limit``."""
+    limit = len(s) - 1 if limit is None else limit
     k = lo + int(np.argmax(signal[lo : end + 1]))
     half = float(signal[k]) / 2
     while k + 1 <= limit and signal[k + 1] >= half:
