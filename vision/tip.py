@@ -16,6 +16,7 @@ normal points to in the image (``tail_hint``, from the calibration). So:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -526,6 +527,18 @@ def _walk(
             center[1] + axis[1] * s + perp[1] * offset,
         )
 
+    def beside(offsets: np.ndarray, image: np.ndarray) -> np.ndarray:
+        """``along`` for many offsets at once (one row each)."""
+        xs = center[0] + axis[0] * s[None, :] + perp[0] * offsets[:, None]
+        ys = center[1] + axis[1] * s[None, :] + perp[1] * offsets[:, None]
+        return cv2.remap(
+            image,
+            xs.astype(np.float32),
+            ys.astype(np.float32),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+
     # 1 px along the axis, centred (an even-length box would shift the signal by half a step)
     kernel = np.array([0.5, 1.0, 1.0, 1.0, 0.5], np.float32) / 4
     on = np.maximum.reduce([along(o, evidence) for o in (-0.5, 0.0, 0.5)])
@@ -574,7 +587,7 @@ def _walk(
         return t_end, 0.0, 0.0  # no point seen past the blob: level 0 says so
     end, i, gap, occluded = first, first, 0, False
     # the tip is placed no further out than where the ridge of change bends off the axis
-    bend = _kink(along, evidence, kernel, start, step, threshold)
+    bend = _kink(beside, evidence, kernel, start, step, threshold)
     stop = len(s) - 1 if bend is None else max(bend, first)
     hidden = 0.0
     limit = len(s) - 1
@@ -645,7 +658,7 @@ def _walk(
 
 
 def _kink(
-    along: Callable[[float, np.ndarray], np.ndarray],
+    beside: Callable[[np.ndarray, np.ndarray], np.ndarray],
     evidence: np.ndarray,
     kernel: np.ndarray,
     start: int,
@@ -662,24 +675,31 @@ def _kink(
     near the axis; a line that bends once is fitted to its track where it is ``strong``, and
     the bend is kept only if the bent part runs off to one side for a few pixels and nothing
     lay on that side before it."""
-    offsets = np.arange(-8.0, 8.25, 0.5)
-    prof = np.stack([np.convolve(along(o, evidence), kernel, mode="same") for o in offsets], 1)
+    spacing = 0.5
+    offsets = np.arange(-8.0, 8.25, spacing)
+    prof = np.stack([np.convolve(row, kernel, mode="same") for row in beside(offsets, evidence)], 1)
     n = len(prof)
     ridge = np.full(n, np.nan)
     level = np.zeros(n)
+    rows = prof.tolist()  # the track is sequential: plain lists are quicker per sample
+    values = offsets.tolist()
+    half = round(1.0 / spacing)
     r = 0.0
     for i in range(start, n):
-        win = np.abs(offsets - r) <= RIDGE_WINDOW_PX
-        k = int(np.argmax(np.where(win, prof[i], -np.inf)))
-        if prof[i, k] <= 0:
+        row = rows[i]
+        # the strongest sample within the window around the last ridge position
+        lo_k = max(0, math.ceil((r - RIDGE_WINDOW_PX - values[0]) / spacing - 1e-9))
+        hi_k = min(len(row), math.floor((r + RIDGE_WINDOW_PX - values[0]) / spacing + 1e-9) + 1)
+        k = max(range(lo_k, hi_k), key=row.__getitem__)
+        if row[k] <= 0:
             break
-        core = np.abs(offsets - offsets[k]) <= 1.0
-        w = np.maximum(prof[i, core], 0.0)
-        r = float((w * offsets[core]).sum() / max(float(w.sum()), 1e-6))
+        lo_c, hi_c = max(0, k - half), min(len(row), k + half + 1)
+        w = [max(v, 0.0) for v in row[lo_c:hi_c]]
+        r = sum(a * b for a, b in zip(w, values[lo_c:hi_c], strict=True)) / max(sum(w), 1e-6)
         if abs(r) > RIDGE_LEFT_PX:
             break  # the ridge has left the dart's line
         ridge[i] = r
-        level[i] = prof[i, k]
+        level[i] = row[k]
     bend = _hinge(ridge, level >= strong, start, step)
     if bend is None:
         return None
