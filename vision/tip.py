@@ -710,7 +710,41 @@ def _kink(
     flank = (offsets * side >= 3.0) & (np.abs(offsets) <= RIDGE_LEFT_PX + 2.0)
     if float(prof[before][:, flank].max(initial=0.0)) >= strong:
         return None
+    # The point is a narrow body with sharp edges; its shadow past the tip is wider and soft.
+    span = round(BEND_SPAN_PX / step)
+    sure = level >= strong
+    narrow = _ridge_width(prof, ridge, level, offsets, range(max(start, knee - span), knee), sure)
+    wide = _ridge_width(prof, ridge, level, offsets, range(knee + 1, min(n, knee + span + 1)), sure)
+    if not wide >= narrow + WIDER_PX:
+        return None
     return knee
+
+
+def _ridge_width(
+    prof: np.ndarray,
+    ridge: np.ndarray,
+    level: np.ndarray,
+    offsets: np.ndarray,
+    samples: range,
+    sure: np.ndarray,
+) -> float:
+    """Median width (px) of the profile around the ridge above half the ridge's level, over
+    the ``samples`` where the ridge is ``sure`` (strong)."""
+    spacing = float(offsets[1] - offsets[0])
+    widths = []
+    for i in samples:
+        if np.isnan(ridge[i]) or not sure[i]:
+            continue
+        above = prof[i] >= 0.5 * level[i]
+        c = int(np.argmin(np.abs(offsets - ridge[i])))
+        lo, hi = c, c
+        while lo > 0 and above[lo - 1]:
+            lo -= 1
+        while hi < len(above) - 1 and above[hi + 1]:
+            hi += 1
+        widths.append((hi - lo + 1) * spacing)
+    # a width from fewer than two samples is no width: nan fails every comparison
+    return float(np.median(widths)) if len(widths) >= 2 else float("nan")
 
 
 def _hinge(
@@ -767,6 +801,7 @@ BEND_SLOPE = 0.3  # the shadow leaves at more than about 17 degrees
 BEND_SPAN_PX = 3.0  # the bent part is followed this far at least
 BEND_PX = 1.5  # and moves this far away from the point's line
 BEND_GAIN = 0.5  # the bent line explains the track this much better than a straight one
+WIDER_PX = 1.0  # the shadow's cross-profile past the tip is at least this much wider
 
 
 def _ends_in_front(significant: np.ndarray, i: int, j: int, step: float) -> int | None:
