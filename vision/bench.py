@@ -69,7 +69,8 @@ def score_session(
     for k, index in enumerate(indices):
         name, spec = session.frame_name(index), session.frames[index]
         if stills and k > 0:
-            spec = replace(spec, shake=(float(nudge[k, 0]), float(nudge[k, 1])))
+            moved = (spec.offset[0] + float(nudge[k, 0]), spec.offset[1] + float(nudge[k, 1]))
+            spec = replace(spec, offset=moved)
         frame = Frame(session.renderer.render(spec), spec.t, name)
         start = time.perf_counter()
         events = detector.process_still(frame) if stills else detector.process(frame)

@@ -140,7 +140,7 @@ class Detector:
             # A dart that bounces out is seen as a dart-like blob in two frames running:
             # in the same place (it stayed in the board a moment) or lower down (falling).
             # A hand or a body always reaches in from the picture's border.
-            candidate = self._dart_like_small(small)
+            candidate = self._dart_like_small(self._small_in_reference_grid(small))
             previous, self._candidate = self._candidate, candidate
             if candidate is not None and previous is not None:
                 self.bounce_seen = self._stayed_or_fell(previous, candidate)
@@ -237,6 +237,15 @@ class Detector:
             return image, small
         image = self._undo_shift(image, self.camera_shift_px)
         return image, downscale(image, self.config.gate_width)
+
+    def _small_in_reference_grid(self, small: np.ndarray) -> np.ndarray:
+        """The gate's small picture on the empty board's grid (cheap: it is small)."""
+        if self.camera_shift_px == (0.0, 0.0):
+            return small
+        dx, dy = (v / self._scale for v in self.camera_shift_px)
+        back = np.float32([[1, 0, -dx], [0, 1, -dy]])
+        h, w = small.shape[:2]
+        return cv2.warpAffine(small, back, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
     def _follow_a_move(
         self, raw: np.ndarray, image: np.ndarray, small: np.ndarray
@@ -351,13 +360,17 @@ class Detector:
         assert self.scene_small is not None and self.reference_small is not None
         f = small.astype(np.float32)
         t = self.small_threshold
-        changed = np.abs(f - self.scene_small) > t
+        # After the board moved, the small picture is shifted back by a fraction of its
+        # pixel, which leaves printed edges a little off: compare with each pixel's 3 x 3
+        # neighbourhood there, not with the pixel alone.
+        reach = 1 if self.camera_shift_px != (0.0, 0.0) else 0
+        changed = _outside(f, self.scene_small, t, reach)
         if np.count_nonzero(changed) < 3:
             return None
         # The light may be changing: compare after the smooth light correction.
         gain = gain_field(small, self.scene_small, 31)
-        new = (np.abs(f - self.scene_small * gain) > t) & (
-            np.abs(f - self.reference_small * gain) > t
+        new = _outside(f, self.scene_small * gain, t, reach) & _outside(
+            f, self.reference_small * gain, t, reach
         )
         if np.count_nonzero(new) < 3:
             return None
@@ -974,6 +987,16 @@ def _extent_px(mask: np.ndarray) -> float:
 
 
 __all__ = ["Detector", "DetectorConfig", "KnownDart", "robust_sigma"]
+
+
+def _outside(image: np.ndarray, base: np.ndarray, threshold: float, reach: int) -> np.ndarray:
+    """Where ``image`` differs from ``base`` by more than ``threshold``; with ``reach`` > 0,
+    from every value of ``base`` within that many pixels (a tolerance for misregistration)."""
+    if reach == 0:
+        return np.abs(image - base) > threshold
+    kernel = np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)
+    low, high = cv2.erode(base, kernel), cv2.dilate(base, kernel)
+    return (image < low - threshold) | (image > high + threshold)
 
 
 def _high_pass(image: np.ndarray) -> np.ndarray:

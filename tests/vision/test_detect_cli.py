@@ -213,7 +213,7 @@ def test_photos_nudged_by_a_fraction_of_a_pixel_under_changing_light(recorded, t
 
     truth = json.loads((recorded / "truth.json").read_text())
     names = truth["frame_names"]
-    picks = [2, *(d["frame"] + 10 for d in truth["darts"])]
+    picks = _photo_frames(truth)
     shifts = [(0.0, 0.0), (0.6, -0.3), (-0.4, 0.7), (0.25, 0.5)]
     for k, (index, (dx, dy)) in enumerate(zip(picks, shifts, strict=True)):
         image = cv2.imread(str(recorded / f"{names[index]}.jpg"))

@@ -166,7 +166,7 @@ def test_board_knocked_while_pulling_darts_keeps_takeouts_and_darts_coming():
 
     session = make_session("classic", 10, script)
     session.frames = [
-        replace(spec, shake=(2.4, -1.3)) if index >= knock_at[0] else spec
+        replace(spec, offset=(2.4, -1.3)) if index >= knock_at[0] else spec
         for index, spec in enumerate(session.frames)
     ]
     events = run_detector(session)

@@ -140,7 +140,7 @@ class LiveSimSource:
                 next_time = max(next_time + period, time.monotonic() - period)
             hand = self._advance()
             t = self._index / self.fps
-            spec = FrameSpec(tuple(self._darts), t, hand, self._knock)
+            spec = FrameSpec(tuple(self._darts), t, hand, offset=self._knock)
             image = self.renderer.render(spec)
             self.status.frames += 1
             yield Frame(image, t, f"sim_{self._index:06d}")

@@ -167,7 +167,8 @@ class FrameSpec:
     objects: tuple[SceneObject, ...]
     t: float
     hand: Hand | None = None
-    shake: tuple[float, float] = (0.0, 0.0)
+    shake: tuple[float, float] = (0.0, 0.0)  # the mount vibrating: shifted and smeared
+    offset: tuple[float, float] = (0.0, 0.0)  # the board or camera moved: shifted, still sharp
 
 
 class Renderer:
@@ -217,12 +218,18 @@ class Renderer:
         frame = self._lit_cache[1].copy()
         if spec.hand is not None:
             _draw_hand(frame, spec.hand)
-        if spec.shake != (0.0, 0.0):
-            shift = np.float32([[1, 0, spec.shake[0]], [0, 1, spec.shake[1]]])
-            # Bicubic: a camera that moved a fraction of a pixel sees a sharp picture, which
-            # bilinear interpolation would blur.
+        if spec.shake != (0.0, 0.0) or spec.offset != (0.0, 0.0):
+            dx, dy = spec.shake[0] + spec.offset[0], spec.shake[1] + spec.offset[1]
+            shift = np.float32([[1, 0, dx], [0, 1, dy]])
+            # A vibrating mount smears the picture (bilinear interpolation blurs it about as
+            # much); a camera that merely stands elsewhere sees it sharp (bicubic).
+            smeared = spec.shake != (0.0, 0.0)
             frame = cv2.warpAffine(
-                frame, shift, self.size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE
+                frame,
+                shift,
+                self.size,
+                flags=cv2.INTER_LINEAR if smeared else cv2.INTER_CUBIC,
+                borderMode=cv2.BORDER_REPLICATE,
             )
         w, h = self.size
         ox, oy = self.rng.integers(0, 16, 2)

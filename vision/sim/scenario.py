@@ -98,15 +98,19 @@ class SessionBuilder:
     models: list[DartModel] = field(default_factory=list)
     turn: int = 0
     vibration: bool = True  # darts vibrate for a frame or two after the impact
+    knock_rate: float = 0.0  # chance that pulling the darts moves the board in the picture
+    knock_px: tuple[float, float] = (0.0, 0.0)  # how far it has moved so far
 
     def __post_init__(self) -> None:
-        # Draws added later come from a child of the session's rng: the throws stay the same.
+        # Draws added later come from children of the session's rng: the throws stay the same.
         self.extra_rng = self.rng.spawn(1)[0]
+        self.knock_rng = self.rng.spawn(1)[0]
 
     # --- time ----------------------------------------------------------------------------
     def _emit(self, hand: Hand | None = None, shake=(0.0, 0.0)) -> int:
         index = len(self.frames)
-        self.frames.append(FrameSpec(tuple(self.objects), index / FPS, hand, shake))
+        spec = FrameSpec(tuple(self.objects), index / FPS, hand, shake, self.knock_px)
+        self.frames.append(spec)
         return index
 
     def idle(self, frames: int) -> None:
@@ -232,6 +236,13 @@ class SessionBuilder:
                     self.objects.remove(d)
             self._emit(Hand(tuple(stop), origin, width, skin, sleeve))
             position = stop
+        if darts and self.knock_rng.random() < self.knock_rate:
+            # Pulling darts out of a hanging board moves it a pixel or two in the picture.
+            dx, dy = self.knock_rng.normal(0.0, 1.2, 2)
+            self.knock_px = (self.knock_px[0] + float(dx), self.knock_px[1] + float(dy))
+            self.events.append(
+                {"event": "knock", "frame": len(self.frames), "shift_px": list(self.knock_px)}
+            )
         if move_magnets:
             magnets = [o for o in self.objects if isinstance(o, Magnet)]
             if magnets:
@@ -302,9 +313,11 @@ def random_session(
     setup: CameraSetup | None = None,
     light: Light | None = None,
     total_darts: int | None = None,
+    knock_rate: float = 0.15,
 ) -> Session:
-    """A varied, seeded session: camera, lens, light, noise, darts, pieces, people.
-    ``total_darts`` (if given) cuts the last turn short so exactly that many are thrown."""
+    """A varied, seeded session: camera, lens, light, noise, darts, pieces, people, a board
+    that may move when darts are pulled out. ``total_darts`` (if given) cuts the last turn
+    short so exactly that many are thrown."""
     rng = np.random.default_rng(seed)
     setup = setup or CameraSetup.random(rng, image_size)
     camera = setup.camera(board)
@@ -315,7 +328,7 @@ def random_session(
     style = rng.spawn(1)[0]
     grain = float(style.uniform(0.01, 0.045) if board.id == "classic" else style.uniform(0, 0.03))
     renderer = Renderer(board, camera, light, noise, jpeg, seed=seed + 1, grain=grain)
-    builder = SessionBuilder(board, rng, camera)
+    builder = SessionBuilder(board, rng, camera, knock_rate=knock_rate)
     builder.models = [DartModel.random(rng) for _ in range(3)]
     count = int(rng.integers(0, 6)) if magnets is None else magnets
     builder.place_pieces(count, int(rng.integers(0, 3)) if magnets is None else 0)
