@@ -523,7 +523,7 @@ class Detector:
             mm = self.calibration.mm_per_pixel(middle)
             # a dart seen along its axis is known by its long shadow: its point is not seen
             by_shadow = not obj
-            end_on = by_shadow and self._end_on(group, shadow, mm)
+            end_on = by_shadow and self._end_on(group, shadow, mm, solid)
             # Only darker and no dart seen end-on: a shadow (of a dart, a hand, a piece), or
             # a grey barrel cut off from its flights, which only the flights can claim.
             grey_piece = by_shadow and not end_on
@@ -542,13 +542,6 @@ class Detector:
             images = (evidence, (occluders, bodies), shadow, roi, scene, luma)
             tests = (end_test, lean)
             fit = self._fit(images, group, t, hint, tests, mm)
-            seen_least = cfg.min_dart_mm2 * 0.1 / (mm * mm)  # pixels: a flight's edge
-            if fit is not None and end_on and _seen_only_at_tail(fit, group, shadow, seen_least):
-                # The line runs along the dart's shadow, which lies on the board (where "out
-                # of the board" points says nothing about its ends), and whatever of the
-                # dart is seen is at its tail end: the dart stands there, where its shadow
-                # starts. Its point is at that end.
-                fit = self._fit(images, group, t, -np.array(fit.axis), (None, None), mm)
             if fit is None:
                 continue
             if grey_piece:
@@ -686,10 +679,10 @@ class Detector:
             mask(shadow),
             hint,
             (area(roi), area(scene)),
-            None if end_test is None else lambda a, b: end_test(full(a), full(b)),
+            lambda a, b: end_test(full(a), full(b)),
             area(luma),
             mm_per_px=mm * f,
-            lean=None if lean is None else lambda a, b: lean(full(a), full(b)),
+            lean=lambda a, b: lean(full(a), full(b)),
             bodies=mask(bodies),
         )
         if fit is None:
@@ -795,17 +788,13 @@ class Detector:
         reach = fit.length_px + 15.0 / mm
         return any(float(outside[other].min()) <= reach for other in long_shadows)
 
-    def _end_on(self, group: np.ndarray, shadow: np.ndarray, mm: float) -> bool:
-        """A dart seen along its own axis shows little but the thin cross of its flights
-        (nothing at all where white flights stand on a pale board), yet it casts a long
-        shadow: only something standing well out of the board does. A dart's shadow is no
-        wider than its flights; a wider one is cast by something else (an arm, a body)."""
-        cast = group & shadow
-        length_mm = _extent_px(cast) * mm
-        if length_mm < self.config.long_dart_mm:
+    def _end_on(self, group: np.ndarray, shadow: np.ndarray, mm: float, solid: float) -> bool:
+        """A dart seen along its own axis shows little but the thin cross of its flights,
+        yet it casts a long shadow (only something standing well out of the board does)."""
+        cfg = self.config
+        if solid < cfg.min_dart_mm2 * 0.1:
             return False
-        area_mm2 = float(np.count_nonzero(cast)) * mm * mm
-        return area_mm2 <= length_mm * 2.0 * FLIGHT_HALF_SPAN_MM
+        return _extent_px(group & shadow) * mm >= cfg.long_dart_mm
 
     def _solid_mm2(self, group: np.ndarray, shadow: np.ndarray, offset: tuple[int, int]) -> float:
         """Area of a blob's pixels that are an object, not a shadow (board mm^2)."""
@@ -954,17 +943,6 @@ def _behind_point(
     along, across = axis_coordinates(xs, ys, tip, axis)
     inside = (np.abs(across) <= band) & (along >= 0.3 * fit.length_px) & (along <= reach)
     return bool(inside.mean() > 0.7)
-
-
-def _seen_only_at_tail(fit: TipFit, group: np.ndarray, shadow: np.ndarray, least: float) -> bool:
-    """Whether all of a blob's object pixels (not shadow-like) lie in the last quarter of
-    its fitted line, towards the tail, and there are at least ``least`` of them (fewer are
-    noise, not part of a dart)."""
-    ys, xs = np.nonzero(group & ~shadow)
-    if len(xs) < max(1.0, least):
-        return False
-    along, _across = axis_coordinates(xs, ys, np.array(fit.tip), np.array(fit.axis))
-    return bool(np.all(along >= 0.75 * fit.length_px))
 
 
 def _reach_px(mask: np.ndarray, fit: TipFit) -> float:
