@@ -649,7 +649,7 @@ def _walk(
     level = float(signal[lo + int(np.argmax(signal[lo : end + 1]))])
     # placed on the balanced signal unless the point is only seen against one side
     placed = balanced if float(balanced[lo : end + 1].max()) >= tau else signal
-    tip_s = _half_level(placed, s, lo, end, step, stop)
+    tip_s = _half_level(placed, s, lo, end, step, stop, noise=tau)
     if occluded:
         # The point goes on behind an earlier dart and does not come out: it enters the
         # board somewhere behind it; the middle of the hidden stretch is the best guess.
@@ -819,12 +819,19 @@ def _ends_in_front(significant: np.ndarray, i: int, j: int, step: float) -> int 
 
 
 def _half_level(
-    signal: np.ndarray, s: np.ndarray, lo: int, end: int, step: float, limit: int | None = None
+    signal: np.ndarray,
+    s: np.ndarray,
+    lo: int,
+    end: int,
+    step: float,
+    limit: int | None = None,
+    noise: float | None = None,
 ) -> float:
-    """Where ``signal`` falls to half of its peak in ``lo..end``, going outwards (sub-sample),
-    not past sample ``limit``."""
+    """Where ``signal`` falls to half of the point's own peak in ``lo..end``, going outwards
+    (sub-sample), not past sample ``limit``. ``noise``: the level of change that is surely
+    no noise (half the change threshold); see ``_point_peak``."""
     limit = len(s) - 1 if limit is None else limit
-    k = lo + int(np.argmax(signal[lo : end + 1]))
+    k = _point_peak(signal, lo, end, noise)
     half = float(signal[k]) / 2
     while k + 1 <= limit and signal[k + 1] >= half:
         k += 1
@@ -832,3 +839,26 @@ def _half_level(
     if k + 1 <= limit and signal[k] != signal[k + 1]:
         frac = float(np.clip((signal[k] - half) / (signal[k] - signal[k + 1]), 0.0, 1.0))
     return float(s[k] - frac * step)
+
+
+def _point_peak(signal: np.ndarray, lo: int, end: int, noise: float | None) -> int:
+    """The sample of the point's own peak in ``lo..end``.
+
+    The barrel is a wider, stronger body than the thin point: where its end lies within the
+    window, half of its level is reached where the faint point begins, short of the tip by
+    the point's length, and whether a noisy frame says so hangs on the dip between the two.
+    So, climbing inwards from the end, the highest sample before the signal dips more than
+    ``noise`` below it is the point's peak, if it is itself a clear change (twice ``noise``:
+    the change threshold; a fainter bump past a dip is rather the point's own shadow).
+    Otherwise (no dip, no ``noise`` given) the strongest sample of the window."""
+    strongest = lo + int(np.argmax(signal[lo : end + 1]))
+    if noise is None:
+        return strongest
+    best = end
+    for i in range(end - 1, lo - 1, -1):
+        if signal[i] > signal[best]:
+            best = i
+        elif signal[i] < signal[best] - noise:
+            # a dip: what lies further in is another body (the barrel)
+            return best if signal[best] >= 2 * noise else strongest
+    return strongest

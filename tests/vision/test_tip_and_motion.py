@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from vision.motion import MotionGate, robust_sigma
-from vision.tip import fit_tip
+from vision.tip import _half_level, fit_tip
 
 
 def _dart_evidence(point_contrast: float, rng: np.random.Generator):
@@ -164,3 +164,24 @@ def test_short_straight_bar_keeps_its_line_and_is_not_read_as_flights():
     assert fit is not None
     assert fit.spread_px == 0.0
     assert abs(fit.tip[0] - 47.0) < 3.0 and abs(fit.tip[1] - 50.0) < 1.5
+
+
+def test_tip_is_placed_at_half_the_points_own_level_not_the_barrels():
+    # Balanced change along a dart's axis towards the tip (0.25 px samples, a real frame):
+    # the barrel's end (~95), a dip where the point starts (~40), the thin point (~66) and its
+    # edge. Half of the barrel's level falls in the dip: 2 px short of the tip, or not,
+    # depending on the frame's noise. The point's own level gives the tip every time.
+    # fmt: off
+    profile = np.array(
+        [90.7, 82.4, 68.0, 51.2, 40.4, 39.6, 47.6, 58.6, 65.5, 65.8, 60.7, 53.2, 45.2, 37.1,
+         28.9, 20.4, 12.6, 6.3, 2.1, 0.2, 0.2, 1.0, 1.5, 1.5],
+        np.float32,
+    )
+    # fmt: on
+    s = -0.25 * np.arange(len(profile))
+    tip = _half_level(profile, s, 0, 16, 0.25, noise=8.0)
+    assert abs(tip - s[13]) < 0.25  # half of 65.8: between 37.1 and 28.9 (not s[3], 2.5 px in)
+    # a bump past a dip that is no clear change (twice the noise) is not the point
+    faint = profile.copy()
+    faint[6:] = np.array([8.0, 10.0, 12.0, 10.0, 6.0] + [0.5] * (len(profile) - 11))
+    assert _half_level(faint, s, 0, 10, 0.25, noise=8.0) > s[4]
