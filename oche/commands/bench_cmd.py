@@ -82,9 +82,14 @@ def add_table_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--darts", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print only JSON")
+    parser.add_argument(
+        "--tablets", type=int, default=20, help="tablets and phones listening (default 20)"
+    )
     parser.set_defaults(
         func=lambda args: _quiet(
-            __import__("oche.bench_table").bench_table.run(args.darts, args.seed, args.json)
+            __import__("oche.bench_table").bench_table.run(
+                args.darts, args.seed, args.json, tablets=args.tablets
+            )
         )
     )
 

@@ -56,16 +56,17 @@ def _post(url: str, path: str, body: dict) -> dict:
         return json.loads(response.read())
 
 
-def test_twenty_tablets_each_get_every_update_within_200_ms(live_server) -> None:
+def test_twenty_tablets_each_get_every_update_in_order(live_server) -> None:
+    """How fast they get it is `oche bench table`'s business (a time bound here would fail
+    on a busy machine, not on slow code)."""
     _post(live_server.url, "/api/games", {"game": "groundround", "players": ["Ann", "Bob"]})
     clients = [SseClient(live_server.url) for _ in range(20)]
     for c in clients:
         c.start()
         c.ready.wait(5)
     time.sleep(0.3)
-    sent: list[float] = []
-    for zone in ["hex2", "hex3", "hex4", "hex5", "hex6", "hex7"]:
-        sent.append(time.perf_counter())
+    sent = ["hex2", "hex3", "hex4", "hex5", "hex6", "hex7"]
+    for zone in sent:
         _post(live_server.url, "/api/dart", {"zone": zone})
         time.sleep(0.05)
     time.sleep(0.5)
@@ -74,9 +75,7 @@ def test_twenty_tablets_each_get_every_update_within_200_ms(live_server) -> None
     for client in clients:
         updates = [r for r in client.received if r[2].get("snapshot")]
         assert len(updates) == len(sent), "a tablet missed an update"
-        for (_, arrived, _data), started in zip(updates, sent, strict=True):
-            assert arrived - started < 0.2
-        assert updates[-1][2]["snapshot"]["log"][-1]["action"]["zone"] == "hex7"
+        assert [u[2]["snapshot"]["log"][-1]["action"]["zone"] for u in updates] == sent
 
 
 def test_a_tablet_that_reconnects_gets_what_it_missed(live_server) -> None:
