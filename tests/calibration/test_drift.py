@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import cv2
 import numpy as np
@@ -32,19 +31,14 @@ def calibrated(groundround):
     return calibrate_from_markers(groundround, image, true_lens(camera)).calibration, camera
 
 
-def test_board_in_place_is_ok_and_cheap(groundround, calibrated):
+def test_board_in_place_is_ok(groundround, calibrated):
+    """(How long the check takes is timed by `oche bench calibration`.)"""
     calibration, camera = calibrated
     frame, _ = _shifted(groundround, CASE, camera, 0.0)  # a new frame: other noise
-    check_drift(calibration, groundround, frame)  # warm up the detector
-    timings = []
-    for _ in range(3):
-        start = time.perf_counter()
-        result = check_drift(calibration, groundround, frame)
-        timings.append(time.perf_counter() - start)
+    result = check_drift(calibration, groundround, frame)
     assert result.status == "ok"
     assert result.moved_mm < 0.5
     assert result.calibration is None
-    assert min(timings) < 0.2  # typically ~15 ms at 1280x720; generous for a busy machine
 
 
 def test_small_slip_under_a_millimetre_is_tolerated(groundround, calibrated):
