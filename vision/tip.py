@@ -616,15 +616,11 @@ def _walk(
                 # The point ends where its own shadow starts on the same line: the colour
                 # jumps from the point's to the darkened board's, the change gets weaker,
                 # and stays so.
-                # the point's colour 1.5-3.5 px back, clear of the blurred edge
-                recent = now[i - 14 : i - 6].mean(axis=0)
+                # The four tests are made one after the other and only while they hold (the
+                # walk may cross many shadow-like samples: testing all four at each was the
+                # walk's main cost); each is the same sum as before, so the same verdict.
                 steady = np.linalg.norm(now[i:ahead] - now[i], axis=1).max() < threshold
-                jump = np.linalg.norm(now[i] - recent) > 3 * threshold
-                weaker = on[i:ahead].max() < 0.6 * on[i - 14 : i - 6].mean()
-                # what it ends is the thin point, not the barrel (a grey point on a grey
-                # board looks like a shadow where it leaves the barrel)
-                thin = near[i - 14 : i - 6].mean() < 0.5 * on[i - 14 : i - 6].mean()
-                if steady and jump and weaker and thin:
+                if steady and _point_ends_here(now, on, near, i, ahead, threshold):
                     break
             end, gap = i, 0
             continue
@@ -668,6 +664,23 @@ def _walk(
         # board somewhere behind it; the middle of the hidden stretch is the best guess.
         tip_s -= hidden / 2
     return tip_s, level, hidden if occluded else 0.0
+
+
+def _point_ends_here(
+    now: np.ndarray, on: np.ndarray, near: np.ndarray, i: int, ahead: int, threshold: float
+) -> bool:
+    """At a steady shadow-coloured stretch from sample ``i``: whether the point ends there
+    (see ``_walk``): its colour jumps, its change gets weaker, and what ends is thin."""
+    # the point's colour 1.5-3.5 px back, clear of the blurred edge
+    recent = now[i - 14 : i - 6].mean(axis=0)
+    if not np.linalg.norm(now[i] - recent) > 3 * threshold:
+        return False
+    back = on[i - 14 : i - 6].mean()
+    if not on[i:ahead].max() < 0.6 * back:
+        return False
+    # what it ends is the thin point, not the barrel (a grey point on a grey board looks like
+    # a shadow where it leaves the barrel)
+    return bool(near[i - 14 : i - 6].mean() < 0.5 * back)
 
 
 def _kink(
