@@ -31,7 +31,7 @@ from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, robust_sigma
 from vision.shadows import at_shadow_start, shadow_like
-from vision.tip import TUFT_MM, TipFit, axis_coordinates, fit_tip
+from vision.tip import MAX_LEAN_DEG, TUFT_MM, TipFit, axis_coordinates, fit_tip
 
 
 @dataclass(frozen=True)
@@ -628,7 +628,14 @@ class Detector:
             for j, (fit_b, group_b) in enumerate(body_lines):
                 if j == i or fit_b.length_px < 2 * max(1.0, fit_b.width_px):
                     continue
-                if _behind_point(fit_b, candidate.group, group_b, shadow, mm):
+                if not _behind_point(fit_b, candidate.group, group_b, shadow, mm):
+                    continue
+                # The flights must stand out of the board above the body's point: a line
+                # further off than a dart can lean is rather the dart's shadow, which starts
+                # at the point and runs wherever the light sends it.
+                tip_b = np.asarray(fit_b.tip) + np.asarray(offset, dtype=np.float64)
+                lean = self.dart_geometry.best_angle(tip_b, np.asarray(middle), LEAN_SPAN_MM)
+                if lean <= MAX_LEAN_DEG:
                     out[i] = replace(
                         candidate,
                         fit=fit_b,
