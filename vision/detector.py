@@ -31,7 +31,7 @@ from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, robust_sigma
 from vision.shadows import at_shadow_start, shadow_like
-from vision.tip import MAX_LEAN_DEG, TUFT_MM, TipFit, axis_coordinates, fit_tip
+from vision.tip import FAR_SOLID, MAX_LEAN_DEG, TUFT_MM, TipFit, axis_coordinates, fit_tip
 
 
 @dataclass(frozen=True)
@@ -630,6 +630,8 @@ class Detector:
                     continue
                 if not _behind_point(fit_b, candidate.group, group_b, shadow, mm):
                     continue
+                if _point_end_solid(fit_b, group_b, shadow) < FAR_SOLID:
+                    continue  # ends in shadow-like pixels only: the dart's own shadow
                 # The flights must stand out of the board above the body's point: a line
                 # further off than a dart can lean is rather the dart's shadow, which starts
                 # at the point and runs wherever the light sends it.
@@ -950,6 +952,21 @@ def _behind_point(
     along, across = axis_coordinates(xs, ys, tip, axis)
     inside = (np.abs(across) <= band) & (along >= 0.3 * fit.length_px) & (along <= reach)
     return bool(inside.mean() > 0.7)
+
+
+def _point_end_solid(fit: TipFit, group: np.ndarray, shadow: np.ndarray) -> float:
+    """Of the 1-px steps along the fit's line over the third of its length next to its point,
+    the share holding a pixel that is not shadow-like. A body's point end (point, barrel)
+    changed colour somewhere; the dart's own shadow, which starts at the point and runs
+    away from it, only darkened the board."""
+    ys, xs = np.nonzero(group)
+    along, across = axis_coordinates(xs, ys, fit.tip, fit.axis)
+    near = (np.abs(across) <= 1.5) & (along >= -2.0) & (along <= fit.length_px / 3)
+    if not near.any():
+        return 1.0  # nothing to judge by
+    steps = np.floor(along[near]).astype(int)
+    solid = ~shadow[ys[near], xs[near]]
+    return len(np.unique(steps[solid])) / len(np.unique(steps))
 
 
 def _reach_px(mask: np.ndarray, fit: TipFit) -> float:
