@@ -270,12 +270,18 @@ class Detector:
         self.camera_shift_px = shift
         return moved, moved_small
 
-    def _changed_spread(self, small: np.ndarray) -> float:
-        """The share of the picture's 8 x 6 tiles that changed against the last scene."""
+    def _changed_small(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The light ratio to the last scene, and where the small picture changed against it
+        beyond that light (specks of a pixel removed)."""
         assert self.scene_small is not None
         gain = gain_field(small, self.scene_small, 31)
-        changed = np.abs(small - self.scene_small * gain) > self.small_threshold
+        changed = np.abs(small.astype(np.float32) - self.scene_small * gain) > self.small_threshold
         changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2)))
+        return gain, changed
+
+    def _changed_spread(self, small: np.ndarray) -> float:
+        """The share of the picture's 8 x 6 tiles that changed against the last scene."""
+        _gain, changed = self._changed_small(small)
         tiles = cv2.resize(changed.astype(np.float32), (8, 6), interpolation=cv2.INTER_AREA)
         return float(np.count_nonzero(tiles > 0)) / tiles.size
 
@@ -429,11 +435,9 @@ class Detector:
         assert self.scene is not None and self.reference is not None
         assert self.scene_small is not None and self.reference_small is not None
         cfg = self.config
-        gain_s = gain_field(small, self.scene_small, 31)
+        gain_s, changed = self._changed_small(small)
         gain_r = gain_field(small, self.reference_small.astype(np.uint8), 31)
         f = small.astype(np.float32)
-        changed = np.abs(f - self.scene_small * gain_s) > self.small_threshold
-        changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2)))
         mm_small = self._mm_per_px * self._scale
         if np.count_nonzero(changed) == 0:
             self.scene = image.copy()
