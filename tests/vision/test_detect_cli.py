@@ -8,6 +8,7 @@ import math
 import pytest
 
 from oche.cli import main
+from vision.bench import still_frames
 
 DART_KEYS = {"event", "frame", "x_mm", "y_mm", "sigma_mm", "zone", "candidates"}
 
@@ -38,20 +39,6 @@ def recorded(tmp_path_factory):
         == 0
     )
     return out
-
-
-def _photo_frames(truth: dict) -> list[int]:
-    """One settled frame per state of the board: the empty board, then after each dart the
-    frame before the next event (a bounce-out, if one follows, is not in the picture), or
-    10 frames on when the next event is the takeout (its hand comes in before it)."""
-    picks = [2]
-    for dart in truth["darts"]:
-        later = [e for e in truth["events"] if e["frame"] > dart["frame"]]
-        following = min(later, key=lambda e: e["frame"])
-        picks.append(
-            dart["frame"] + 10 if following["event"] == "takeout" else following["frame"] - 1
-        )
-    return picks
 
 
 def _events(capsys) -> list[dict]:
@@ -152,8 +139,7 @@ def test_detect_on_separate_photos_finds_each_dart_and_the_takeout(recorded, tmp
 
     truth = json.loads((recorded / "truth.json").read_text())
     names = truth["frame_names"]
-    takeout = next(e["frame"] for e in truth["events"] if e["event"] == "takeout")
-    picks = [*_photo_frames(truth), takeout + 5]
+    picks = still_frames(truth)  # the empty board, each dart, the takeout
     for k, index in enumerate(picks):
         shutil.copy(recorded / f"{names[index]}.jpg", tmp_path / f"photo_{k}.jpg")
     args = ["detect", "--board", "classic", "--frames", str(tmp_path), "--json"]
@@ -178,7 +164,7 @@ def test_photos_taken_after_the_camera_moved_a_little_are_aligned(recorded, tmp_
 
     truth = json.loads((recorded / "truth.json").read_text())
     names = truth["frame_names"]
-    picks = _photo_frames(truth)
+    picks = still_frames(truth)[:-1]  # the empty board and each dart
     shifts = [(0, 0), (2, -1), (-2, 1), (1, 3)]  # a tripod touched between photos
     for k, (index, (dx, dy)) in enumerate(zip(picks, shifts, strict=True)):
         image = cv2.imread(str(recorded / f"{names[index]}.jpg"))
@@ -218,7 +204,7 @@ def test_photos_nudged_by_a_fraction_of_a_pixel_under_changing_light(recorded, t
 
     truth = json.loads((recorded / "truth.json").read_text())
     names = truth["frame_names"]
-    picks = _photo_frames(truth)
+    picks = still_frames(truth)[:-1]  # the empty board and each dart
     shifts = [(0.0, 0.0), (0.6, -0.3), (-0.4, 0.7), (0.25, 0.5)]
     for k, (index, (dx, dy)) in enumerate(zip(picks, shifts, strict=True)):
         image = cv2.imread(str(recorded / f"{names[index]}.jpg"))
