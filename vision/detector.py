@@ -29,7 +29,7 @@ from vision.changes import (
 from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
 from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
-from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, robust_sigma
+from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, local_change, robust_sigma
 from vision.shadows import at_shadow_start, shadow_like
 from vision.tip import FAR_SOLID, MAX_LEAN_DEG, TUFT_MM, TipFit, axis_coordinates, fit_tip
 
@@ -329,8 +329,7 @@ class Detector:
         self.noise_sigma = spread
         # As the motion gate measures it (difference minus its local mean), doubled as the
         # video path does.
-        signed = small - self.scene_small * gain
-        local = np.abs(signed - cv2.blur(signed, (31, 31)))
+        local = local_change(small - self.scene_small * gain)
         gate = max(self.gate.floor, 1.5 * tiled_quantile(local, 0.999))
         self.small_threshold = max(6.0, 2.0 * gate)
 

@@ -46,6 +46,12 @@ def robust_sigma(values: np.ndarray) -> float:
     return MAD_TO_SIGMA * float(np.median(np.abs(flat - med)))
 
 
+def local_change(signed: np.ndarray) -> np.ndarray:
+    """|difference minus its local mean|: a light change is smooth over the picture, a moving
+    thing is not."""
+    return np.abs(signed - cv2.blur(signed, (31, 31)))
+
+
 @dataclass
 class GateResult:
     moving: bool
@@ -83,9 +89,7 @@ class MotionGate:
             # The same picture again (cameras and streams resend a buffer when they have no
             # new one): nothing moved, and it says nothing about the noise.
             return GateResult(False, 0)
-        # A light change is smooth over the image, a moving thing is not: take the
-        # difference minus its local mean.
-        diff = np.abs(signed - cv2.blur(signed, (31, 31)))
+        diff = local_change(signed)
         self._frames += 1
         if self._frames <= 5:
             # The first differences set the noise level. Their median: one of them may hold
