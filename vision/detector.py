@@ -49,6 +49,9 @@ class DetectorConfig:
     min_dart_mm2: float = 250.0  # a barrel alone covers more than this
     max_piece_solidity: float = 0.75  # round pieces fill their convex hull, flights do not
     unseen_point_sigma_mm: float = 8.0  # about half a dart point's visible length
+    # A steel point is too thin to show on the motion gate's small picture: the full-size
+    # look must reach this far past the coarse change to see where it enters the board.
+    max_point_mm: float = 50.0
 
 
 FLIGHT_HALF_SPAN_MM = 20.0  # how far a flight reaches beside its dart's axis
@@ -457,7 +460,7 @@ class Detector:
         ys, xs = np.nonzero(changed)
         s = self._scale
         h, w = image.shape[:2]
-        pad = 24
+        pad = max(24, math.ceil(cfg.max_point_mm / self._mm_per_px))
         x0 = max(0, int(xs.min() * s) - pad)
         y0 = max(0, int(ys.min() * s) - pad)
         x1 = min(w, int((xs.max() + 1) * s) + pad)
