@@ -63,3 +63,36 @@ def tiled_quantile(diff: np.ndarray, q: float, tiles: tuple[int, int] = (8, 6)) 
         for c in range(columns)
     ]
     return float(np.percentile(values, 75))
+
+
+def edge_strength(image: np.ndarray) -> np.ndarray:
+    """Per pixel, the steepest brightness slope of any colour channel (grey levels per pixel),
+    widened by a pixel: how much a picture shifted by a pixel would change there."""
+    channels = cv2.split(image) if image.ndim == 3 else [image]
+    slope = None
+    for channel in channels:
+        gx = cv2.Sobel(channel, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+        gy = cv2.Sobel(channel, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+        magnitude = cv2.magnitude(gx, gy)
+        slope = magnitude if slope is None else cv2.max(slope, magnitude)
+    return cv2.dilate(slope, np.ones((3, 3), np.uint8))
+
+
+def misregistration_px(diff: np.ndarray, slope: np.ndarray, noise: float) -> float:
+    """How far (px) two photos still miss each other after alignment, as their difference
+    shows it on printed edges: there a residual shift d adds up to d times the slope, while
+    noise adds the same everywhere. So the far quantile of the difference is read in bands of
+    slope (doubling from a few noise levels up), and the line through them gives d (a new
+    dart covers too few steep pixels to move a quantile); zero without steep edges or
+    without any growth with the slope."""
+    lows = max(4.0 * noise, 8.0) * 2.0 ** np.arange(5)
+    slopes, levels = [], []
+    for low in lows:
+        band = (slope > low) & (slope <= 2 * low)
+        if np.count_nonzero(band) >= 200:
+            slopes.append(float(np.median(slope[band])))
+            levels.append(float(np.quantile(diff[band], 0.9)))
+    if len(slopes) < 2:
+        return 0.0
+    growth = float(np.polyfit(slopes, levels, 1)[0])
+    return max(0.0, growth)

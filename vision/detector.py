@@ -20,9 +20,11 @@ import numpy as np
 from boards.model import Board
 from calibration.model import Calibration
 from vision.changes import (
+    edge_strength,
     gain_field,
     luma_absdiff,
     max_channel_absdiff,
+    misregistration_px,
     scaled,
     tiled_quantile,
 )
@@ -107,6 +109,10 @@ class Detector:
         self._canonical = 1
         self._reference_grey: np.ndarray | None = None
         self._window: np.ndarray | None = None
+        # Separate photos only: the empty board's edge slopes, and the change that a residual
+        # misregistration of this photo makes on them (None: compare pixels as they are).
+        self._reference_slope: np.ndarray | None = None
+        self._allowance: np.ndarray | None = None
         # how far the board moved in the picture since the empty board was taken (x, y px)
         self.camera_shift_px: tuple[float, float] = (0.0, 0.0)
         self.last_timing: dict[str, float] = {}
@@ -305,6 +311,7 @@ class Detector:
         # the tip fit works at about a pixel per millimetre (see _fit)
         self._canonical = max(1, int(0.9 / self._mm_per_px))
         self.reference = image.copy()
+        self._reference_slope = None
         self.scene = image.copy()
         self.reference_small = small.astype(np.float32)
         self.scene_small = small.copy()
@@ -325,6 +332,17 @@ class Detector:
         diff = max_channel_absdiff(photo, scaled(scene, gain_here)).astype(np.float32)
         med = float(np.median(diff[::2, ::2]))
         spread = robust_sigma(diff[::2, ::2])
+        # Printed edges change wherever the photos still miss each other by a fraction of a
+        # pixel (and compression rings there): allow for that change, in proportion to the
+        # edge's slope, rather than raise the threshold everywhere to the edges' level.
+        if self._reference_slope is None:
+            assert self.reference is not None
+            self._reference_slope = edge_strength(self.reference)
+        slope = self._reference_slope
+        miss = misregistration_px(diff, slope[::2, ::2], spread)
+        self._allowance = slope * miss if miss > 0 else None
+        if self._allowance is not None:
+            diff = np.maximum(diff - self._allowance[::2, ::2], 0.0)
         tail = tiled_quantile(diff, 0.999)
         self.threshold = max(
             self.config.min_threshold, med + self.config.k_sigma * spread, 1.1 * tail
@@ -472,6 +490,10 @@ class Detector:
         reference = scaled(self.reference[y0:y1, x0:x1], gr)
         d_scene = max_channel_absdiff(roi, scene).astype(np.float32)
         d_ref = max_channel_absdiff(roi, reference).astype(np.float32)
+        allowance = None if self._allowance is None else self._allowance[y0:y1, x0:x1]
+        if allowance is not None:
+            d_scene = np.maximum(d_scene - allowance, 0.0)
+            d_ref = np.maximum(d_ref - allowance, 0.0)
         t = self.threshold
 
         # Darts pulled out: their pixels are back to the empty board.
@@ -489,6 +511,7 @@ class Detector:
             events.append(TakeoutEvent(name))
             self.darts = []
             self._reference_grey = None
+            self._reference_slope = None
             self.reference = image.copy()
             self.reference_small = small.astype(np.float32)
             self.scene = image.copy()
@@ -498,12 +521,16 @@ class Detector:
 
         evidence = np.minimum(d_scene, d_ref)
         earlier = max_channel_absdiff(scene, reference)  # earlier objects: darts, pieces
+        if allowance is not None:
+            earlier = np.maximum(earlier - allowance, 0.0)
         occluders = earlier > t
         shadow = shadow_like(roi, scene, d_scene, t)
         # Over an earlier object (a dart, a magnet) a change that only darkens is the new
         # dart's shadow falling on it, not the new dart.
         evidence[occluders & shadow] = 0.0
         luma = np.minimum(luma_absdiff(roi, scene), luma_absdiff(roi, reference))
+        if allowance is not None:
+            luma = np.maximum(luma - allowance, 0.0)
         luma[occluders & shadow] = 0.0
         # Earlier objects without their shadows: a shadow lies on the board and cannot stand
         # in front of the new point.
