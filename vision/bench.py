@@ -55,7 +55,11 @@ class SessionScore:
 
 
 def score_session(
-    board: Board, seed: int, stills: bool = False, **session_options: Any
+    board: Board,
+    seed: int,
+    stills: bool = False,
+    handheld: bool = False,
+    **session_options: Any,
 ) -> SessionScore:
     """Run the detector over one seeded session: every frame as video, or (``stills``) one
     photo per state of the board, as a folder of separate photos would give it."""
@@ -66,12 +70,16 @@ def score_session(
     indices = still_frames(session.truth) if stills else range(len(session.frames))
     # Photos taken one by one: the camera is nudged a little between them.
     nudge = np.random.default_rng(seed).normal(0.0, STILLS_NUDGE_PX, (len(indices), 2))
+    rng_hand = np.random.default_rng([seed, 1])
     for k, index in enumerate(indices):
         name, spec = session.frame_name(index), session.frames[index]
         if stills and k > 0:
             moved = (spec.offset[0] + float(nudge[k, 0]), spec.offset[1] + float(nudge[k, 1]))
             spec = replace(spec, offset=moved)
-        frame = Frame(session.renderer.render(spec), spec.t, name)
+        image = session.renderer.render(spec)
+        if handheld and k > 0:
+            image = _held_in_hand(image, rng_hand)
+        frame = Frame(image, spec.t, name)
         start = time.perf_counter()
         events = detector.process_still(frame) if stills else detector.process(frame)
         elapsed = time.perf_counter() - start
@@ -93,6 +101,26 @@ def score_session(
 SETTLED_AFTER_DART = 6
 SETTLED_AFTER_TAKEOUT = 4
 STILLS_NUDGE_PX = 0.7  # camera moved between two photos (a tripod touched), sigma per axis
+
+
+HAND_TURN_DEG = 0.4  # a phone held in the hand turns this much between photos (sigma)
+HAND_TILT = 2e-6  # and tilts: perspective terms (1/px), about 1 px at the picture's corners
+
+
+def _held_in_hand(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The photo as a camera held in the hand takes it: turned about the picture's centre,
+    a little closer or further, and tilted (the board is flat, so a homography)."""
+    h, w = image.shape[:2]
+    angle = np.radians(rng.normal(0.0, HAND_TURN_DEG))
+    scale = 1.0 + rng.normal(0.0, 0.003)
+    c, s = scale * np.cos(angle), scale * np.sin(angle)
+    centre = np.array([[1, 0, w / 2], [0, 1, h / 2], [0, 0, 1]])
+    turn = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+    tilt = np.array([[1, 0, 0], [0, 1, 0], [*rng.normal(0.0, HAND_TILT, 2), 1]])
+    homography = centre @ tilt @ turn @ np.linalg.inv(centre)
+    return cv2.warpPerspective(
+        image, homography, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REFLECT
+    )
 
 
 def still_frames(truth: dict[str, Any]) -> list[int]:

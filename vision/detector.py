@@ -19,6 +19,7 @@ import numpy as np
 
 from boards.model import Board
 from calibration.model import Calibration
+from vision.align import TURN_PX, half, high_pass, refine_homography, turned_px, warp_back
 from vision.changes import (
     edge_strength,
     gain_field,
@@ -108,6 +109,7 @@ class Detector:
         self._mm_per_px = 1.0
         self._canonical = 1
         self._reference_grey: np.ndarray | None = None
+        self._reference_half: np.ndarray | None = None  # the same, halved (photo alignment)
         self._window: np.ndarray | None = None
         # Separate photos only: the empty board's edge slopes, and the change that a residual
         # misregistration of this photo makes on them (None: compare pixels as they are).
@@ -179,22 +181,46 @@ class Detector:
 
     def _aligned(self, image: np.ndarray) -> np.ndarray:
         """Photos taken one by one: the camera may have moved a little between them (a
-        tripod touched). Undo that shift against the empty-board photo."""
-        shift = self._estimate_shift(image)
+        tripod touched, a phone held in the hand). Undo that against the empty-board photo:
+        a shift, or a homography when the camera also turned (see ``vision.align``)."""
+        grey = high_pass(image)
+        shift = self._estimate_shift(image, grey)
+        assert self._reference_grey is not None
+        if self._reference_half is None:
+            self._reference_half = half(self._reference_grey)
+        homography = refine_homography(self._reference_half, half(grey), shift or (0.0, 0.0))
+        if homography is not None:
+            corners = self.calibration.board_to_image(
+                np.array(
+                    [
+                        [0, 0],
+                        [self.board.width_mm, 0],
+                        [0, self.board.height_mm],
+                        [self.board.width_mm, self.board.height_mm],
+                    ],
+                    np.float64,
+                )
+            )
+            if turned_px(homography, shift or (0.0, 0.0), corners) > TURN_PX:
+                assert self.reference is not None
+                return warp_back(image, homography, self.reference)
         if shift is None or math.hypot(*shift) < 0.05:
             return image
         return self._undo_shift(image, shift)
 
-    def _estimate_shift(self, image: np.ndarray) -> tuple[float, float] | None:
+    def _estimate_shift(
+        self, image: np.ndarray, grey: np.ndarray | None = None
+    ) -> tuple[float, float] | None:
         """How far (px) the picture moved against the empty board, or None if it cannot be
         told (a person in front, a different scene). Both pictures are high-passed first:
         the light changes and new darts are there, and both would pull the estimate by a
         tenth of a pixel."""
         assert self.reference is not None
         if self._reference_grey is None:
-            self._reference_grey = _high_pass(self.reference)
+            self._reference_grey = high_pass(self.reference)
             self._window = cv2.createHanningWindow(self._reference_grey.shape[::-1], cv2.CV_32F)
-        grey = _high_pass(image)
+        if grey is None:
+            grey = high_pass(image)
         (dx, dy), response = cv2.phaseCorrelate(self._reference_grey, grey, self._window)
         if response < 0.1 or math.hypot(dx, dy) > 40:
             return None
@@ -312,6 +338,8 @@ class Detector:
         self._canonical = max(1, int(0.9 / self._mm_per_px))
         self.reference = image.copy()
         self._reference_slope = None
+        self._reference_grey = None
+        self._reference_half = None
         self.scene = image.copy()
         self.reference_small = small.astype(np.float32)
         self.scene_small = small.copy()
@@ -511,6 +539,7 @@ class Detector:
             events.append(TakeoutEvent(name))
             self.darts = []
             self._reference_grey = None
+            self._reference_half = None
             self._reference_slope = None
             self.reference = image.copy()
             self.reference_small = small.astype(np.float32)
@@ -1032,9 +1061,3 @@ def _outside(image: np.ndarray, base: np.ndarray, threshold: float, reach: int) 
     kernel = np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)
     low, high = cv2.erode(base, kernel), cv2.dilate(base, kernel)
     return (image < low - threshold) | (image > high + threshold)
-
-
-def _high_pass(image: np.ndarray) -> np.ndarray:
-    """Grey picture without its smooth shading (light), for aligning two photos."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return grey - cv2.GaussianBlur(grey, (0, 0), 6)

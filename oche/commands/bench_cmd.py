@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -34,6 +35,12 @@ def add_vision_parser(sub: argparse._SubParsersAction) -> None:
         help="one photo per state of the board (empty, each dart, each takeout) instead of "
         "every video frame, as `oche detect --mode stills` reads a folder of photos",
     )
+    vision.add_argument(
+        "--handheld",
+        action="store_true",
+        help="with --stills: each photo also turned and tilted a little (a phone held in "
+        "the hand), not only shifted (a tripod touched)",
+    )
     vision.set_defaults(func=run_vision)
 
 
@@ -41,7 +48,10 @@ def run_vision(args: argparse.Namespace) -> int:
     from vision.bench import format_table, run
 
     board_ids = [b.strip() for b in args.boards.split(",") if b.strip()]
-    result = run(board_ids, args.sessions, args.seed, stills=args.stills)
+    if args.handheld and not args.stills:
+        print("oche bench vision: --handheld describes photos; add --stills", file=sys.stderr)
+        return 2
+    result = run(board_ids, args.sessions, args.seed, stills=args.stills, handheld=args.handheld)
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
