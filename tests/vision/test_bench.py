@@ -93,3 +93,10 @@ def test_stills_take_one_settled_photo_per_state_of_the_board():
         turn = sum(1 for e in truth["events"] if e["event"] == "takeout" and e["frame"] <= frame)
         landed = [d for d in truth["darts"] if d["frame"] <= frame and d["turn"] == turn]
         assert sum(isinstance(o, Dart) for o in spec.objects) == len(landed)
+
+
+def test_handheld_without_stills_is_refused_with_a_hint(capsys):
+    from oche.cli import main
+
+    assert main(["bench", "vision", "--handheld", "--sessions", "1"]) == 2
+    assert "add --stills" in capsys.readouterr().err
