@@ -61,6 +61,10 @@ ROOM_SIDE = 0.0  # cosine: the flights lie on the room side of the point (calibr
 SHADOW_RAY_WEIGHT = 0.2
 RAY_DIRECTIONS = 72
 BODY_BAND_PX = 8.0  # as for the fitted line (at about a pixel per millimetre)
+# The tip walk looks this far past the blob's end (a point and the start of its shadow, at
+# about a pixel per millimetre), and further only while the dart's change goes on.
+WALK_REACH_PX = 40.0
+MAX_WALK_REACH_PX = 160.0
 
 # lean(tip, tail) (pixels): the smallest angle to the board's normal (degrees) a dart with
 # its point on the board under ``tip`` and its flights on the ray of ``tail`` can make.
@@ -525,12 +529,15 @@ def _walk(
     occluders: np.ndarray | None,
     colors: tuple[np.ndarray, np.ndarray] | None = None,
     bodies: np.ndarray | None = None,
+    reach: float = WALK_REACH_PX,
 ) -> tuple[float, float, float]:
     """Matched filter along the axis, outwards from inside the blob: (tip s, level, length of
     the stretch hidden behind an earlier object, 0 if none). ``occluders``: earlier objects and
-    their shadows; ``bodies``: the part of them that is not shadow-like."""
+    their shadows; ``bodies``: the part of them that is not shadow-like. The search runs
+    ``reach`` px past the blob's end; if the dart's change still goes on there (the blob
+    ended inside the barrel: a piece of it was cut off), it is made again twice as far."""
     step = 0.25
-    s = np.arange(t_end + 10.0, t_end - 40.0, -step)
+    s = np.arange(t_end + 10.0, t_end - reach, -step)
     perp = np.array([-axis[1], axis[0]])
 
     def along(offset: float, image: np.ndarray) -> np.ndarray:
@@ -652,6 +659,8 @@ def _walk(
         # bright); elsewhere 2 px of nothing ends the point
         if gap * step >= (4.0 if i - gap < first + int(6 / step) else 2.0):
             break
+    if end >= limit - 1 and reach < MAX_WALK_REACH_PX:
+        return _walk(evidence, center, axis, t_end, threshold, occluders, colors, bodies, 2 * reach)
     # The point's level: the strongest signal just inside the end (the edge of a bright
     # point blurs outwards, so the run's last pixels are weaker than the point itself).
     lo = max(0, end - int(4 / step))
