@@ -60,6 +60,8 @@ ROOM_SIDE = 0.0  # cosine: the flights lie on the room side of the point (calibr
 # a ray along the shadow has hardly any pixels that changed colour, a barrel's has some.
 SHADOW_RAY_WEIGHT = 0.2
 RAY_DIRECTIONS = 72
+# A shadow line at least this long (the shadow of a dart's body and shaft, foreshortened).
+SHADOW_LINE_MM = 40.0
 BODY_BAND_PX = 8.0  # as for the fitted line (at about a pixel per millimetre)
 # The tip walk looks this far past the blob's end (a point and the start of its shadow, at
 # about a pixel per millimetre), and further only while the dart's change goes on.
@@ -237,9 +239,18 @@ def _body_from_tuft(
     # the fitted line's own side, allowing for the tuft's centre being a little off it
     near_fitted = directions @ fitted >= np.cos(np.radians(NEAR_DEG)) - 1e-9
     own_best = max(0.0, float(excess[near_fitted].max()))
+    # The point lies on the line of its own shadow; the fitted line's end far off that line is
+    # a wing, and a ray ending on it needs to beat the fitted line only a little.
+    off_shadow = _shadow_offset(mask, body, mm_per_px)
+    fitted_end = center + fitted * float(reach[near_fitted].max())
+    radius = float(np.median(reach))
+    shadow_says = off_shadow is not None and off_shadow(fitted_end) >= radius
     for k in np.argsort(-excess)[:RAY_CANDIDATES]:
-        if (excess[k] - own_best) * mm_per_px < BODY_EXCESS_MM:
+        margin = (excess[k] - own_best) * mm_per_px
+        if margin <= 0 or (margin < BODY_EXCESS_MM and not shadow_says):
             break  # no ray beats the fitted line clearly
+        if margin < BODY_EXCESS_MM and off_shadow(center + directions[k] * reach[k]) > radius / 2:
+            continue
         if near_fitted[k]:
             return None  # the fitted line is the body
         if tail_hint is not None and float(directions[k] @ tail_hint) > ROOM_SIDE:
@@ -254,6 +265,29 @@ def _body_from_tuft(
         # no body to be seen. The point is under the tuft.
         return _TuftReading(center, None, float(np.median(reach)))
     return None
+
+
+def _shadow_offset(
+    mask: np.ndarray, body: np.ndarray, mm_per_px: float
+) -> Callable[[np.ndarray], float] | None:
+    """The line of the dart's own shadow (the shadow-like part of the blob), if it runs
+    straight for a dart's length at least: a function giving a pixel's distance to that line
+    (px); else None. The shadow starts at the point, so the point lies on that line."""
+    ys, xs = np.nonzero(mask & ~body)
+    length = SHADOW_LINE_MM / mm_per_px
+    if len(xs) < length:
+        return None
+    xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
+    origin, direction = _ransac_line(xs_f, ys_f, np.ones(len(xs)), band=2.0)
+    along, across = axis_coordinates(xs_f, ys_f, origin, direction)
+    on = np.abs(across) <= 2.0
+    if len(np.unique(np.floor(along[on]))) < length:
+        return None
+
+    def offset(p: np.ndarray) -> float:
+        return abs(float(-(p[0] - origin[0]) * direction[1] + (p[1] - origin[1]) * direction[0]))
+
+    return offset
 
 
 def _crossed(body: np.ndarray, center: np.ndarray, line: np.ndarray) -> bool:
