@@ -240,17 +240,26 @@ def _body_from_tuft(
     near_fitted = directions @ fitted >= np.cos(np.radians(NEAR_DEG)) - 1e-9
     own_best = max(0.0, float(excess[near_fitted].max()))
     # The point lies on the line of its own shadow; the fitted line's end far off that line is
-    # a wing, and a ray ending on it needs to beat the fitted line only a little.
-    off_shadow = _shadow_offset(mask, body, mm_per_px)
-    fitted_end = center + fitted * float(reach[near_fitted].max())
+    # a wing, and a ray ending on it needs to beat the fitted line only a little. (The line
+    # is looked for only when such a ray comes up: it costs a line fit.)
     radius = float(np.median(reach))
-    shadow_says = off_shadow is not None and off_shadow(fitted_end) >= radius
+    off_shadow: Callable[[np.ndarray], float] | None = None
+    looked = False
     for k in np.argsort(-excess)[:RAY_CANDIDATES]:
         margin = (excess[k] - own_best) * mm_per_px
-        if margin <= 0 or (margin < BODY_EXCESS_MM and not shadow_says):
-            break  # no ray beats the fitted line clearly
-        if margin < BODY_EXCESS_MM and off_shadow(center + directions[k] * reach[k]) > radius / 2:
-            continue
+        if margin <= 0:
+            break
+        if margin < BODY_EXCESS_MM:
+            if not looked:
+                looked = True
+                off_shadow = _shadow_offset(mask, body, mm_per_px)
+                fitted_end = center + fitted * float(reach[near_fitted].max())
+                if off_shadow is not None and off_shadow(fitted_end) < radius:
+                    off_shadow = None  # the fitted line may end on the shadow's line too
+            if off_shadow is None:
+                break  # no ray beats the fitted line clearly
+            if off_shadow(center + directions[k] * reach[k]) > radius / 2:
+                continue
         if near_fitted[k]:
             return None  # the fitted line is the body
         if tail_hint is not None and float(directions[k] @ tail_hint) > ROOM_SIDE:
