@@ -453,6 +453,15 @@ def fit_tip(
         colors,
         bodies,
     )
+    if level > 0 and hidden == 0 and shadow is not None:
+        tip_s = _shadow_apex(
+            evidence if walk_evidence is None else walk_evidence,
+            shadow,
+            center,
+            axis,
+            tip_s,
+            threshold,
+        )
     occluded = hidden > 0
     point_seen = level > 0
     tip = center + axis * tip_s
@@ -940,3 +949,106 @@ def _point_peak(signal: np.ndarray, lo: int, end: int, noise: float | None) -> i
             # a dip: what lies further in is another body (the barrel)
             return best if signal[best] >= 2 * noise else strongest
     return strongest
+
+
+def _shadow_apex(
+    evidence: np.ndarray,
+    shadow: np.ndarray,
+    center: np.ndarray,
+    axis: np.ndarray,
+    tip_s: float,
+    threshold: float,
+) -> float:
+    """The tip where the dart's own shadow leaves it at an angle (a V in the change image).
+
+    A dart's shadow on the board starts at its point: the shadow's centre line and the
+    dart's line meet at the tip. Where they meet at a clear angle, the blurred change of the
+    two together reaches past the point (by about half the shadow's width), and the walk
+    along the axis ends there. So the tip goes back to where the centre line of the shadow
+    streak leaving the walk's tip crosses the axis, if that is a few pixels behind it (never
+    further out: the blur only reaches past the point)."""
+    crossing = _shadow_crossing(evidence, shadow, center + axis * tip_s, axis, threshold)
+    if crossing is None:
+        return tip_s
+    angle, back = crossing
+    if angle < APEX_MIN_DEG or not 0.0 <= back <= APEX_BACK_PX:
+        return tip_s
+    return tip_s + back
+
+
+def _shadow_crossing(
+    evidence: np.ndarray,
+    shadow: np.ndarray,
+    tip: np.ndarray,
+    axis: np.ndarray,
+    threshold: float,
+) -> tuple[float, float] | None:
+    """The shadow streak leaving ``tip`` (unit ``axis`` towards the flights): the angle
+    (degrees) between its centre line and the dart's line ahead of the tip, and how far
+    behind ``tip`` (px, towards the flights) that centre line crosses the axis. None if no
+    streak of shadow-like change starts at the tip."""
+    tau = 0.5 * threshold
+    angles = np.radians(np.arange(0.0, 360.0, APEX_ANGLE_STEP_DEG))
+    dirs = np.column_stack([np.cos(angles), np.sin(angles)])
+    radii = np.arange(APEX_FROM_PX, APEX_REACH_PX + 1e-9, 0.5)
+    shadow_f = shadow.astype(np.float32)
+
+    def grid(image: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+        return cv2.remap(
+            image,
+            gx.astype(np.float32),
+            gy.astype(np.float32),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=0.0,
+        )
+
+    # The streak's direction: the ray from the tip with the most shadow-like change, among
+    # those with change all the way out from the tip and not along the dart itself.
+    xs = tip[0] + dirs[:, 0:1] * radii[None, :]
+    ys = tip[1] + dirs[:, 1:2] * radii[None, :]
+    ev = grid(evidence, xs, ys)
+    score = (np.minimum(ev, 2 * threshold) * (grid(shadow_f, xs, ys) > 0.5)).mean(axis=1)
+    starts = (ev[:, radii <= APEX_FROM_PX + APEX_START_PX] >= tau).all(axis=1)
+    allowed = (dirs @ axis < np.cos(np.radians(APEX_DART_DEG))) & starts
+    if not allowed.any():
+        return None
+    k = int(np.argmax(np.where(allowed, score, -1.0)))
+    if score[k] < tau:
+        return None
+    # Its centre line: weighted centres of slices across it, a straight-line fit.
+    u = dirs[k]
+    w = np.array([-u[1], u[0]])
+    r = np.arange(APEX_FROM_PX + 1.0, APEX_REACH_PX + 1e-9, 0.5)
+    v = np.arange(-APEX_BAND_PX, APEX_BAND_PX + 1e-9, 0.5)
+    gx = tip[0] + u[0] * r[:, None] + w[0] * v[None, :]
+    gy = tip[1] + u[1] * r[:, None] + w[1] * v[None, :]
+    weight = np.maximum(grid(evidence, gx, gy) - tau, 0.0) * (grid(shadow_f, gx, gy) > 0.5)
+    # leave out the dart itself (its line from the tip towards the flights)
+    along, across = axis_coordinates(gx, gy, tip, axis)
+    weight[(along > -1.0) & (np.abs(across) < APEX_DART_PX)] = 0.0
+    mass = weight.sum(axis=1)
+    ok = mass > 0
+    if np.count_nonzero(ok) < 6:
+        return None
+    centre = (weight[ok] * v[None, :]).sum(axis=1) / mass[ok]
+    slope, offset = np.polyfit(r[ok], centre, 1, w=np.sqrt(mass[ok]))
+    d = (u + w * slope) / math.hypot(1.0, slope)
+    angle = float(np.degrees(np.arccos(np.clip(float(-d @ axis), -1.0, 1.0))))
+    # where tip + offset * w + rho * d meets tip + sigma * axis
+    m = np.column_stack([d, -axis])
+    if abs(float(np.linalg.det(m))) < 1e-3:
+        return None
+    _rho, sigma = np.linalg.solve(m, -offset * w)
+    return angle, float(sigma)
+
+
+APEX_ANGLE_STEP_DEG = 3.0
+APEX_FROM_PX = 2.0  # the streak is looked at from this far out of the walk's tip
+APEX_REACH_PX = 14.0  # to this far
+APEX_START_PX = 3.0  # change all the way over the first pixels
+APEX_MIN_DEG = 20.0  # the shadow leaves the dart's line at least this steeply
+APEX_DART_DEG = 20.0  # rays this close to the dart's line towards the flights are the dart
+APEX_BAND_PX = 4.0  # half-width of the slices across the streak
+APEX_DART_PX = 2.0  # pixels this close to the dart's line are the dart
+APEX_BACK_PX = 4.0  # the blur of the V reaches past the point by no more than this
