@@ -32,29 +32,37 @@ def at_shadow_start(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: floa
     point, and widens and blurs away from it (the rest of the dart stands further from the
     board); a grey point that passes for a shadow is narrowest at its end. So when the
     shadow-like run from the tip back to the solid dart is long and mostly wide, the point
-    is at its narrowest place next to the solid dart (within a point's length)."""
+    is where the width comes down to (nearly) the narrowest, seen from the solid dart (within a
+    point's length). The profile shares each pixel between its two nearest steps, so a
+    sub-pixel shift of the input tip barely moves the result."""
     tip = np.array(fit.tip)
     axis = np.array(fit.axis)
     ys, xs = np.nonzero(group)
     along, across = axis_coordinates(xs, ys, tip, axis)
-    ahead = (np.abs(across) <= SHADOW_BAND_MM / mm) & (along >= -0.5)
-    steps = np.round(along[ahead]).astype(int)
-    widths = np.bincount(steps).astype(np.float64)
+    ahead = (np.abs(across) <= SHADOW_BAND_MM / mm) & (along >= 0.0)
+    if not ahead.any():
+        return fit
+    n = int(along[ahead].max()) + 1
+    widths = _width_profile(along[ahead], n)
     core = ahead & (np.abs(across) <= 2.0) & ~shadow[ys, xs]
-    solid = np.bincount(np.round(along[core]).astype(int), minlength=len(widths)) >= 2
+    solid = np.bincount(np.round(along[core]).astype(int), minlength=n + 1)[: n + 1] >= 2
     solid = solid[:-1] & solid[1:]  # two solid slices in a row: not a speck
     if not solid.any():
         return fit
     t_solid = int(np.argmax(solid))  # the shadow-like run is [0, t_solid)
-    if t_solid * mm < MIN_SHADOW_RUN_MM or np.any(widths[:t_solid] == 0):
+    if t_solid * mm < MIN_SHADOW_RUN_MM or np.any(widths[1:t_solid] < 0.5):
         return fit
-    smooth = np.convolve(widths[:t_solid], np.ones(3) / 3, mode="same")
+    # A proper (triangular) kernel over the linearly shared profile: steps along a slanted
+    # axis catch alternately more and fewer pixel centres.
+    smooth = np.convolve(widths[: t_solid + 1], np.array([1.0, 2.0, 1.0]) / 4, mode="same")
     lo = max(1, t_solid - round(POINT_MM / mm))
-    start = lo + int(np.argmin(smooth[lo : t_solid - 1])) if t_solid - 1 > lo else t_solid
-    narrow = max(float(smooth[start]), 1.0)
-    if start * mm < POINT_MM:
+    if t_solid - 1 <= lo:
+        return fit
+    narrowest, start = _shadow_start(smooth, lo, t_solid)
+    narrow = max(float(smooth[narrowest]), 1.0)
+    if narrowest * mm < POINT_MM:
         return fit  # within a point's length of the tip: maybe the point and its shadow
-    if float(np.median(widths[:start])) < SHADOW_WIDENING * narrow:
+    if float(np.median(widths[1 : max(2, narrowest)])) < SHADOW_WIDENING * narrow:
         return fit  # about as narrow out there as at the start: a grey point or barrel
     new_tip = tip + axis * start
     return replace(
@@ -65,11 +73,46 @@ def at_shadow_start(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: floa
     )
 
 
+def _shadow_start(smooth: np.ndarray, lo: int, t_solid: int) -> tuple[int, float]:
+    """The narrowest step of the width profile in [lo, t_solid - 1), and where the shadow
+    starts: coming from the solid dart outwards, the first place where the width has fallen
+    from the point's width to near the narrowest (the shadow's start is as narrow as the
+    point's end, the point and its own soft shadow beside it are wider). An argmin alone
+    flips between the near-equal steps of the narrow stretch; the crossing of a level
+    moves little with the profile."""
+    window = smooth[lo : t_solid - 1]
+    narrowest = lo + int(np.argmin(window))
+    low = float(smooth[narrowest])
+    point = max(low, float(np.median(smooth[narrowest:t_solid])))
+    level = low + START_LEVEL * (point - low)
+    k = lo + int(np.nonzero(window <= level)[0].max())
+    if smooth[k + 1] <= level:
+        return narrowest, float(k)
+    return narrowest, k + (level - float(smooth[k])) / float(smooth[k + 1] - smooth[k])
+
+
+def _width_profile(along: np.ndarray, n: int) -> np.ndarray:
+    """Pixels per unit step along the axis, steps 0..n: each pixel shared between its two
+    nearest steps (linear weights), so a sub-pixel shift of the tip moves the profile by as
+    little; rounding to the nearest step flipped whole pixels between steps and the narrowest
+    step with them."""
+    floor = np.floor(along)
+    frac = along - floor
+    k = floor.astype(int)
+    profile = np.bincount(k, 1.0 - frac, minlength=n + 2) + np.bincount(
+        k + 1, frac, minlength=n + 2
+    )
+    return profile[: n + 1]
+
+
 # A run of shadow-like pixels shorter than this at the tip may be a grey point.
 MIN_SHADOW_RUN_MM = 15.0
 # Half-width of the slice across the axis in which a shadow's width is measured.
 SHADOW_BAND_MM = 10.0
 # A dart's shadow away from the point is this many times wider than where it starts.
 SHADOW_WIDENING = 1.5
+# The shadow starts where the width has come down this part of the way from the point's width
+# to the narrowest width (nearer the narrowest than a half: the profile is flat there).
+START_LEVEL = 0.3
 # The longest common steel point: the shadow starts at most this far from the barrel.
 POINT_MM = 35.0
