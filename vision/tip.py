@@ -80,6 +80,19 @@ def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return out.reshape(-1)
 
 
+def _remap(image: np.ndarray, xs: np.ndarray, ys: np.ndarray, border: int) -> np.ndarray:
+    """``image`` sampled bilinearly at the points (xs, ys) of any shape; outside the image
+    the edge is repeated (``BORDER_REPLICATE``) or zero (``BORDER_CONSTANT``)."""
+    return cv2.remap(
+        image,
+        xs.astype(np.float32),
+        ys.astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=border,
+        borderValue=0.0,
+    )
+
+
 def axis_coordinates(
     xs: np.ndarray, ys: np.ndarray, origin: np.ndarray, axis: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -603,13 +616,7 @@ def _walk(
         """``along`` for many offsets at once (one row each)."""
         xs = center[0] + axis[0] * s[None, :] + perp[0] * offsets[:, None]
         ys = center[1] + axis[1] * s[None, :] + perp[1] * offsets[:, None]
-        return cv2.remap(
-            image,
-            xs.astype(np.float32),
-            ys.astype(np.float32),
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        return _remap(image, xs, ys, cv2.BORDER_REPLICATE)
 
     # 1 px along the axis, centred (an even-length box would shift the signal by half a step)
     kernel = np.array([0.5, 1.0, 1.0, 1.0, 0.5], np.float32) / 4
@@ -994,14 +1001,7 @@ def _shadow_crossing(
     shadow_f = shadow.astype(np.float32)
 
     def grid(image: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
-        return cv2.remap(
-            image,
-            gx.astype(np.float32),
-            gy.astype(np.float32),
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=0.0,
-        )
+        return _remap(image, gx, gy, cv2.BORDER_CONSTANT)
 
     # The streak's direction: the ray from the tip with the most shadow-like change, among
     # those with change all the way out from the tip and not along the dart itself.

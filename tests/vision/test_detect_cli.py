@@ -158,6 +158,17 @@ def test_detect_on_separate_photos_finds_each_dart_and_the_takeout(recorded, tmp
     assert [e["event"] for e in _events(capsys)] == ["calibrated", "summary"]
 
 
+def _each_dart_found_to_3_mm(recorded, folder, capsys, truth) -> None:
+    """``oche detect`` on the photos in ``folder`` finds the session's three darts, each
+    within 3 mm."""
+    args = ["detect", "--board", "classic", "--frames", str(folder), "--json"]
+    assert main([*args, "--calibration", str(recorded / "calibration.json")]) == 0
+    found = [e for e in _events(capsys) if e["event"] == "dart"]
+    assert len(found) == 3
+    for event, thrown in zip(found, truth["darts"], strict=True):
+        assert math.hypot(event["x_mm"] - thrown["x_mm"], event["y_mm"] - thrown["y_mm"]) < 3
+
+
 def test_photos_taken_after_the_camera_moved_a_little_are_aligned(recorded, tmp_path, capsys):
     import cv2
     import numpy as np
@@ -170,12 +181,7 @@ def test_photos_taken_after_the_camera_moved_a_little_are_aligned(recorded, tmp_
         image = cv2.imread(str(recorded / f"{names[index]}.jpg"))
         moved = np.roll(image, (dy, dx), axis=(0, 1))
         cv2.imwrite(str(tmp_path / f"photo_{k}.png"), moved)
-    args = ["detect", "--board", "classic", "--frames", str(tmp_path), "--json"]
-    assert main([*args, "--calibration", str(recorded / "calibration.json")]) == 0
-    found = [e for e in _events(capsys) if e["event"] == "dart"]
-    assert len(found) == 3
-    for event, thrown in zip(found, truth["darts"], strict=True):
-        assert math.hypot(event["x_mm"] - thrown["x_mm"], event["y_mm"] - thrown["y_mm"]) < 3
+    _each_dart_found_to_3_mm(recorded, tmp_path, capsys, truth)
 
 
 def test_photos_taken_with_a_phone_in_the_hand_are_aligned(recorded, tmp_path, capsys):
@@ -193,12 +199,7 @@ def test_photos_taken_with_a_phone_in_the_hand_are_aligned(recorded, tmp_path, c
         turn = cv2.getRotationMatrix2D((w / 2 + 40, h / 2 - 25), degrees, 1.0 + degrees / 200)
         turned = cv2.warpAffine(image, turn, (w, h), flags=cv2.INTER_CUBIC)
         cv2.imwrite(str(tmp_path / f"photo_{k}.png"), turned)
-    args = ["detect", "--board", "classic", "--frames", str(tmp_path), "--json"]
-    assert main([*args, "--calibration", str(recorded / "calibration.json")]) == 0
-    found = [e for e in _events(capsys) if e["event"] == "dart"]
-    assert len(found) == 3
-    for event, thrown in zip(found, truth["darts"], strict=True):
-        assert math.hypot(event["x_mm"] - thrown["x_mm"], event["y_mm"] - thrown["y_mm"]) < 3
+    _each_dart_found_to_3_mm(recorded, tmp_path, capsys, truth)
 
 
 def test_noisy_photos_of_an_unchanged_board_give_no_dart(recorded, tmp_path, capsys):
