@@ -23,6 +23,7 @@ def high_pass(image: np.ndarray) -> np.ndarray:
 
 
 def half(image: np.ndarray) -> np.ndarray:
+    """The picture at half size (area averaging)."""
     return cv2.resize(
         image, (image.shape[1] // 2, image.shape[0] // 2), interpolation=cv2.INTER_AREA
     )

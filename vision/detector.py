@@ -119,6 +119,11 @@ class Detector:
         self.camera_shift_px: tuple[float, float] = (0.0, 0.0)
         self.last_timing: dict[str, float] = {}
         self.out_of_board = OutOfBoard(calibration)
+        # where the board's corners are in the picture: a photo's alignment matters there
+        w_mm, h_mm = board.width_mm, board.height_mm
+        self._board_corners_px = calibration.board_to_image(
+            np.array([[0, 0], [w_mm, 0], [0, h_mm], [w_mm, h_mm]], np.float64)
+        )
         self.dart_geometry = DartGeometry(calibration)
 
     # --- public -----------------------------------------------------------------------------
@@ -161,8 +166,8 @@ class Detector:
         self.still_count = 0
         raw = image
         image, small = self._in_reference_grid(image, small)
-        image, small = self._follow_a_move(raw, image, small)
-        return self._settled(frame.name, image, small)
+        image, small, change = self._follow_a_move(raw, image, small)
+        return self._settled(frame.name, image, small, change)
 
     def process_still(self, frame: Frame) -> list[Event]:
         """A photo of a settled scene (a folder of separate photos rather than video): the
@@ -176,8 +181,11 @@ class Detector:
         self.bounce_seen = False
         image = self._aligned(image)
         small = downscale(image, self.config.gate_width)
-        self._measure_noise_against_scene(image, small)
-        return self._settled(frame.name, image, small)
+        assert self.scene_small is not None
+        gain = gain_field(small, self.scene_small, 31)
+        self._measure_noise_against_scene(image, small, gain)
+        # the change map needs the small threshold just measured
+        return self._settled(frame.name, image, small, self._changed_small(small, gain))
 
     def _aligned(self, image: np.ndarray) -> np.ndarray:
         """Photos taken one by one: the camera may have moved a little between them (a
@@ -188,22 +196,14 @@ class Detector:
         assert self._reference_grey is not None
         if self._reference_half is None:
             self._reference_half = half(self._reference_grey)
-        homography = refine_homography(self._reference_half, half(grey), shift or (0.0, 0.0))
-        if homography is not None:
-            corners = self.calibration.board_to_image(
-                np.array(
-                    [
-                        [0, 0],
-                        [self.board.width_mm, 0],
-                        [0, self.board.height_mm],
-                        [self.board.width_mm, self.board.height_mm],
-                    ],
-                    np.float64,
-                )
-            )
-            if turned_px(homography, shift or (0.0, 0.0), corners) > TURN_PX:
-                assert self.reference is not None
-                return warp_back(image, homography, self.reference)
+        start = shift or (0.0, 0.0)
+        homography = refine_homography(self._reference_half, half(grey), start)
+        if (
+            homography is not None
+            and turned_px(homography, start, self._board_corners_px) > TURN_PX
+        ):
+            assert self.reference is not None
+            return warp_back(image, homography, self.reference)
         if shift is None or math.hypot(*shift) < 0.05:
             return image
         return self._undo_shift(image, shift)
@@ -284,41 +284,42 @@ class Detector:
 
     def _follow_a_move(
         self, raw: np.ndarray, image: np.ndarray, small: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
         """Pulling darts moves a hanging board, and a knock moves the camera: then every
         printed edge changes at once, all over the picture, which no dart does. Measure the
         move, and keep it if it explains the change; from then on every frame is put back
-        onto the empty board's grid, so the calibration and the stored frames still fit."""
-        spread = self._changed_spread(small)
+        onto the empty board's grid, so the calibration and the stored frames still fit.
+        Returns the frame and its small picture as they are compared from now on, with
+        their ``_changed_small`` (which the settle needs too)."""
+        change = self._changed_small(small)
+        spread = _tile_share(change[1])
         if spread < 0.25:
-            return image, small
+            return image, small, change
         shift = self._estimate_shift(raw)
         if shift is None:
-            return image, small
+            return image, small, change
         old = self.camera_shift_px
         if math.hypot(shift[0] - old[0], shift[1] - old[1]) < 0.3:
-            return image, small
+            return image, small, change
         moved = self._undo_shift(raw, shift)
         moved_small = downscale(moved, self.config.gate_width)
-        if self._changed_spread(moved_small) > 0.5 * spread:
-            return image, small  # the move does not explain what changed
+        moved_change = self._changed_small(moved_small)
+        if _tile_share(moved_change[1]) > 0.5 * spread:
+            return image, small, change  # the move does not explain what changed
         self.camera_shift_px = shift
-        return moved, moved_small
+        return moved, moved_small, moved_change
 
-    def _changed_small(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The light ratio to the last scene, and where the small picture changed against it
-        beyond that light (specks of a pixel removed)."""
+    def _changed_small(
+        self, small: np.ndarray, gain: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The light ratio to the last scene (``gain`` if already known), and where the small
+        picture changed against it beyond that light (specks of a pixel removed)."""
         assert self.scene_small is not None
-        gain = gain_field(small, self.scene_small, 31)
+        if gain is None:
+            gain = gain_field(small, self.scene_small, 31)
         changed = np.abs(small.astype(np.float32) - self.scene_small * gain) > self.small_threshold
         changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2)))
         return gain, changed
-
-    def _changed_spread(self, small: np.ndarray) -> float:
-        """The share of the picture's 8 x 6 tiles that changed against the last scene."""
-        _gain, changed = self._changed_small(small)
-        tiles = cv2.resize(changed.astype(np.float32), (8, 6), interpolation=cv2.INTER_AREA)
-        return float(np.count_nonzero(tiles > 0)) / tiles.size
 
     # --- phases ---------------------------------------------------------------------------
     def _warmup(self, image: np.ndarray, small: np.ndarray, moving: bool) -> list[Event]:
@@ -346,13 +347,15 @@ class Detector:
         self._previous = None
         self.state = "still"
 
-    def _measure_noise_against_scene(self, image: np.ndarray, small: np.ndarray) -> None:
+    def _measure_noise_against_scene(
+        self, image: np.ndarray, small: np.ndarray, gain: np.ndarray
+    ) -> None:
         """Separate photos: no two still frames to measure the noise on, and each photo has
         its own noise and compression. Measure it on this photo's light-corrected difference
         to the last one, where most of the picture did not change; the statistics are the
-        ones the video path uses on two still frames."""
+        ones the video path uses on two still frames. ``gain``: the light ratio of the small
+        picture to the last scene's."""
         assert self.scene is not None and self.scene_small is not None
-        gain = gain_field(small, self.scene_small, 31)
         # Every other pixel of every other row: the noise of single pixels, a quarter of the work.
         photo, scene = image[::2, ::2], self.scene[::2, ::2]
         h, w = photo.shape[:2]
@@ -479,11 +482,18 @@ class Detector:
         n = float(np.linalg.norm(d))
         return d / n if n > 1e-9 else np.array([0.0, 1.0])
 
-    def _settled(self, name: str, image: np.ndarray, small: np.ndarray) -> list[Event]:
+    def _settled(
+        self,
+        name: str,
+        image: np.ndarray,
+        small: np.ndarray,
+        change: tuple[np.ndarray, np.ndarray],
+    ) -> list[Event]:
+        """Decide what changed once the scene is still; ``change``: ``_changed_small(small)``."""
         assert self.scene is not None and self.reference is not None
         assert self.scene_small is not None and self.reference_small is not None
         cfg = self.config
-        gain_s, changed = self._changed_small(small)
+        gain_s, changed = change
         gain_r = gain_field(small, self.reference_small.astype(np.uint8), 31)
         f = small.astype(np.float32)
         mm_small = self._mm_per_px * self._scale
@@ -519,9 +529,12 @@ class Detector:
         d_scene = max_channel_absdiff(roi, scene).astype(np.float32)
         d_ref = max_channel_absdiff(roi, reference).astype(np.float32)
         allowance = None if self._allowance is None else self._allowance[y0:y1, x0:x1]
-        if allowance is not None:
-            d_scene = np.maximum(d_scene - allowance, 0.0)
-            d_ref = np.maximum(d_ref - allowance, 0.0)
+
+        def beyond(change: np.ndarray) -> np.ndarray:
+            """A change less what the photos' misregistration makes of printed edges."""
+            return change if allowance is None else np.maximum(change - allowance, 0.0)
+
+        d_scene, d_ref = beyond(d_scene), beyond(d_ref)
         t = self.threshold
 
         # Darts pulled out: their pixels are back to the empty board.
@@ -549,17 +562,13 @@ class Detector:
         self.darts = remaining
 
         evidence = np.minimum(d_scene, d_ref)
-        earlier = max_channel_absdiff(scene, reference)  # earlier objects: darts, pieces
-        if allowance is not None:
-            earlier = np.maximum(earlier - allowance, 0.0)
+        earlier = beyond(max_channel_absdiff(scene, reference))  # earlier objects: darts, pieces
         occluders = earlier > t
         shadow = shadow_like(roi, scene, d_scene, t)
         # Over an earlier object (a dart, a magnet) a change that only darkens is the new
         # dart's shadow falling on it, not the new dart.
         evidence[occluders & shadow] = 0.0
-        luma = np.minimum(luma_absdiff(roi, scene), luma_absdiff(roi, reference))
-        if allowance is not None:
-            luma = np.maximum(luma - allowance, 0.0)
+        luma = beyond(np.minimum(luma_absdiff(roi, scene), luma_absdiff(roi, reference)))
         luma[occluders & shadow] = 0.0
         # Earlier objects without their shadows: a shadow lies on the board and cannot stand
         # in front of the new point.
@@ -1051,6 +1060,12 @@ def _extent_px(mask: np.ndarray) -> float:
 
 
 __all__ = ["Detector", "DetectorConfig", "KnownDart", "robust_sigma"]
+
+
+def _tile_share(changed: np.ndarray) -> float:
+    """The share of the picture's 8 x 6 tiles that hold a change."""
+    tiles = cv2.resize(changed.astype(np.float32), (8, 6), interpolation=cv2.INTER_AREA)
+    return float(np.count_nonzero(tiles > 0)) / tiles.size
 
 
 def _outside(image: np.ndarray, base: np.ndarray, threshold: float, reach: int) -> np.ndarray:

@@ -74,10 +74,9 @@ Lean = Callable[[np.ndarray, np.ndarray], float]
 
 
 def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    mx = np.asarray(xs, np.float32).reshape(1, -1)
-    my = np.asarray(ys, np.float32).reshape(1, -1)
-    out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out.reshape(-1)
+    """``image`` at the points of a line (1-D xs, ys), the edge repeated outside."""
+    row = (1, -1)
+    return _remap(image, np.reshape(xs, row), np.reshape(ys, row), cv2.BORDER_REPLICATE)[0]
 
 
 def _remap(image: np.ndarray, xs: np.ndarray, ys: np.ndarray, border: int) -> np.ndarray:
@@ -85,8 +84,8 @@ def _remap(image: np.ndarray, xs: np.ndarray, ys: np.ndarray, border: int) -> np
     the edge is repeated (``BORDER_REPLICATE``) or zero (``BORDER_CONSTANT``)."""
     return cv2.remap(
         image,
-        xs.astype(np.float32),
-        ys.astype(np.float32),
+        np.asarray(xs, np.float32),
+        np.asarray(ys, np.float32),
         cv2.INTER_LINEAR,
         borderMode=border,
         borderValue=0.0,
