@@ -19,7 +19,15 @@ import numpy as np
 
 from boards.model import Board
 from calibration.model import Calibration
-from vision.align import TURN_PX, half, high_pass, refine_homography, turned_px, warp_back
+from vision.align import (
+    TURN_PX,
+    half,
+    high_pass,
+    refine_homography,
+    shift_back,
+    turned_px,
+    warp_back,
+)
 from vision.changes import (
     edge_strength,
     gain_field,
@@ -250,12 +258,9 @@ class Detector:
         pixel grid."""
         assert self.reference is not None
         dx, dy = shift
-        back = np.float32([[1, 0, -dx], [0, 1, -dy]])
         h, w = image.shape[:2]
         # bicubic: sharp enough for printed edges, and five times faster than Lanczos
-        out = cv2.warpAffine(
-            image, back, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE
-        )
+        out = shift_back(image, shift)
         # the strip the shift uncovered holds no picture: take the reference's there
         bx, by = math.ceil(abs(dx)) + 1, math.ceil(abs(dy)) + 1
         sides = [(slice(None), slice(0, bx)), (slice(None), slice(w - bx, w))]

@@ -1,0 +1,43 @@
+"""Putting a moved picture back onto the empty board's grid."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.align import shift_back
+
+
+def _textured(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    noise = rng.integers(0, 255, (180, 320, 3), dtype=np.uint8)
+    return cv2.GaussianBlur(noise, (0, 0), 2.0)
+
+
+@pytest.mark.parametrize("shift", [(0.37, -0.61), (2.5, 0.0), (-3.2, 7.9), (0.0, -11.45)])
+def test_shift_back_is_opencvs_bicubic_warp(shift: tuple[float, float]) -> None:
+    image = _textured(3)
+    dx, dy = shift
+    expected = cv2.warpAffine(
+        image,
+        np.float32([[1, 0, -dx], [0, 1, -dy]]),
+        image.shape[1::-1],
+        flags=cv2.INTER_CUBIC,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    got = shift_back(image, shift)
+    assert got.shape == image.shape and got.dtype == image.dtype
+    inner = (slice(16, -16), slice(16, -16))
+    assert np.abs(got[inner].astype(int) - expected[inner].astype(int)).max() <= 1
+
+
+def test_shift_back_undoes_a_camera_move() -> None:
+    board = _textured(5)
+    moved = cv2.warpAffine(
+        board, np.float32([[1, 0, 1.3], [0, 1, -0.4]]), board.shape[1::-1], flags=cv2.INTER_CUBIC
+    )
+    back = shift_back(moved, (1.3, -0.4))
+    inner = (slice(16, -16), slice(16, -16))
+    error = np.abs(back[inner].astype(int) - board[inner].astype(int))
+    assert error.mean() < 1.0
+    # and the move itself was visible: the test would catch a shift_back that did nothing
+    assert np.abs(moved[inner].astype(int) - board[inner].astype(int)).mean() > 5 * error.mean()
