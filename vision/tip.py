@@ -401,7 +401,10 @@ def fit_tip(
     # Which end is the point? The calibration knows where "out of the board" points; the
     # flights making the tail wide is the fallback.
     q = length / 4
-    low, high = t < t_min + q, t > t_max - q
+    # the ends' widths from the line's own stretch: pixels past its ends (a shadow or a piece
+    # of something else joined to the blob) are not the width of either end
+    low = (t >= t_min) & (t < t_min + q)
+    high = (t > t_max - q) & (t <= t_max)
     width_low = float(np.percentile(np.abs(n[low]), 90)) if low.any() else 0.0
     width_high = float(np.percentile(np.abs(n[high]), 90)) if high.any() else 0.0
     flip = width_high < width_low
