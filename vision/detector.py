@@ -63,6 +63,8 @@ class DetectorConfig:
     # A steel point is too thin to show on the motion gate's small picture: the full-size
     # look must reach this far past the coarse change to see where it enters the board.
     max_point_mm: float = 50.0
+    # From the point to the end of the flights, any common dart.
+    max_dart_mm: float = 220.0
 
 
 FLIGHT_HALF_SPAN_MM = 20.0  # how far a flight reaches beside its dart's axis
@@ -522,6 +524,11 @@ class Detector:
         s = self._scale
         h, w = image.shape[:2]
         pad = max(24, math.ceil(cfg.max_point_mm / self._mm_per_px))
+        extent = max(int(xs.max() - xs.min()), int(ys.max() - ys.min())) + 1
+        if extent * mm_small <= TUFT_MM:
+            # No bigger than a flight tuft: a thin shaft and barrel may not show on the small
+            # picture either, and the point may be a whole dart's length away.
+            pad = max(pad, math.ceil(cfg.max_dart_mm / self._mm_per_px) - round(extent * s))
         x0 = max(0, int(xs.min() * s) - pad)
         y0 = max(0, int(ys.min() * s) - pad)
         x1 = min(w, int((xs.max() + 1) * s) + pad)
