@@ -683,6 +683,14 @@ def _walk(
     stop = len(s) - 1 if bend is None else max(bend, first)
     hidden = 0.0
     limit = len(s) - 1
+    # Past the picture's (or the region's) edge there is nothing to see: the sampler would
+    # repeat the edge pixels, and the walk would read them as a point going on.
+    h, w = evidence.shape[:2]
+    xs, ys = center[0] + axis[0] * s, center[1] + axis[1] * s
+    outside = np.flatnonzero((xs < 0) | (xs > w - 1) | (ys < 0) | (ys > h - 1))
+    at_edge = outside.size > 0 and outside[0] - 1 < limit
+    if at_edge:
+        limit = max(first, int(outside[0]) - 1)
     while i < limit:
         i += 1
         if significant[i] and not blocked[i]:
@@ -731,7 +739,7 @@ def _walk(
         # bright); elsewhere 2 px of nothing ends the point
         if gap * step >= (4.0 if i - gap < first + int(6 / step) else 2.0):
             break
-    if end >= limit - 1 and reach < MAX_WALK_REACH_PX:
+    if end >= limit - 1 and not at_edge and reach < MAX_WALK_REACH_PX:
         return _walk(evidence, center, axis, t_end, threshold, occluders, colors, bodies, 2 * reach)
     # The point's level: the strongest signal just inside the end (the edge of a bright
     # point blurs outwards, so the run's last pixels are weaker than the point itself).
