@@ -469,7 +469,6 @@ def fit_tip(
         bodies,
     )
     if level > 0 and hidden == 0 and shadow is not None:
-        before = tip_s
         tip_s = _shadow_apex(
             evidence if walk_evidence is None else walk_evidence,
             shadow,
@@ -478,16 +477,6 @@ def fit_tip(
             tip_s,
             threshold,
         )
-        if tip_s == before and mm_per_px is not None:
-            tip_s = _side_shadow_apex(
-                evidence if walk_evidence is None else walk_evidence,
-                shadow,
-                center,
-                axis,
-                (tip_s, t_end),
-                threshold,
-                SIDE_MIN_RUN_MM / mm_per_px,
-            )
     occluded = hidden > 0
     point_seen = level > 0
     tip = center + axis * tip_s
@@ -1073,118 +1062,3 @@ APEX_DART_DEG = 20.0  # rays this close to the dart's line towards the flights a
 APEX_BAND_PX = 4.0  # half-width of the slices across the streak
 APEX_DART_PX = 2.0  # pixels this close to the dart's line are the dart
 APEX_BACK_PX = 4.0  # the blur of the V reaches past the point by no more than this
-
-
-def _side_shadow_apex(
-    evidence: np.ndarray,
-    shadow: np.ndarray,
-    center: np.ndarray,
-    axis: np.ndarray,
-    span: tuple[float, float],
-    threshold: float,
-    min_run: float,
-) -> float:
-    """The tip where a shadow of the dart leaves its line at an angle behind the walk's tip.
-
-    Every shadow the dart casts starts at its point (the point touches the board; the rest
-    of the dart stands off it). With one shadow on the dart's line (the light, the dart and
-    the camera in one plane) the walk runs on along it; a second lamp's shadow of the same
-    dart leaves the line at an angle from the point. So where the centre line of a
-    shadow-like streak that starts on the axis (and only on one side of it) crosses the axis
-    between the blob's end and the walk's tip (``span``: the walk's tip, the blob's end),
-    the point ends there, if the walk ran on past it along a shadow at least ``min_run`` px
-    long (a shadow on the point's line is the whole dart's; a streak that comes out from
-    behind the point near its end is a shadow the point hid, not a second one)."""
-    tip_s, t_end = span
-    nearest = tip_s + max(SIDE_FROM_PX, min_run)  # the apex may be no nearer the walk's tip
-    apexes = []
-    # (the scan is empty for most darts: the walk ended near the blob)
-    for s in np.arange(nearest - APEX_BACK_PX, t_end, 1.0):
-        crossing = _side_crossing(evidence, shadow, center + axis * s, axis, threshold)
-        if crossing is None:
-            continue
-        angle, back = crossing
-        if angle >= APEX_MIN_DEG and abs(back) <= APEX_BACK_PX:
-            apexes.append(s + back)
-    if len(apexes) < SIDE_VOTES:
-        return tip_s
-    apex = float(np.median(apexes))
-    agree = np.count_nonzero(np.abs(np.array(apexes) - apex) <= SIDE_NEAR_PX)
-    if agree < SIDE_VOTES or not nearest <= apex <= t_end + 1.0:
-        return tip_s
-    # What the walk followed past the apex must be a shadow (only darker) too: a point
-    # hides the start of a shadow that runs on beside it, which then seems to leave its line
-    # further back.
-    s = np.arange(tip_s, apex - 1.0, 0.5)
-    on_line = _sample(shadow.astype(np.float32), center[0] + axis[0] * s, center[1] + axis[1] * s)
-    if float(np.mean(on_line > 0.5)) < SIDE_SHADOW_SHARE:
-        return tip_s
-    return apex
-
-
-def _side_crossing(
-    evidence: np.ndarray,
-    shadow: np.ndarray,
-    q: np.ndarray,
-    axis: np.ndarray,
-    threshold: float,
-) -> tuple[float, float] | None:
-    """As ``_shadow_crossing``, from a point ``q`` on the dart's line: a streak leaving it
-    to one side, neither along the dart nor along its line ahead (a shadow on that line)."""
-    tau = 0.5 * threshold
-    angles = np.radians(np.arange(0.0, 360.0, APEX_ANGLE_STEP_DEG))
-    dirs = np.column_stack([np.cos(angles), np.sin(angles)])
-    radii = np.arange(APEX_FROM_PX, APEX_REACH_PX + 1e-9, 0.5)
-    shadow_f = shadow.astype(np.float32)
-
-    def grid(image: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
-        return _remap(image, gx, gy, cv2.BORDER_CONSTANT)
-
-    xs = q[0] + dirs[:, 0:1] * radii[None, :]
-    ys = q[1] + dirs[:, 1:2] * radii[None, :]
-    ev = grid(evidence, xs, ys)
-    sh = grid(shadow_f, xs, ys) > 0.5
-    score = (np.minimum(ev, 2 * threshold) * sh).mean(axis=1)
-    starts = (ev[:, radii <= APEX_FROM_PX + APEX_START_PX] >= tau).all(axis=1)
-    off_line = np.abs(dirs @ axis) < np.cos(np.radians(APEX_DART_DEG))
-    allowed = off_line & starts
-    if not allowed.any():
-        return None
-    k = int(np.argmax(np.where(allowed, score, -1.0)))
-    if score[k] < tau:
-        return None
-    # the streak must be one-sided: the mirror ray across the axis has no such streak
-    perp = np.array([-axis[1], axis[0]])
-    mirror = dirs[k] - 2 * (dirs[k] @ perp) * perp
-    m = int(np.argmax(dirs @ mirror))
-    if score[m] >= 0.5 * score[k]:
-        return None
-    u = dirs[k]
-    w = np.array([-u[1], u[0]])
-    r = np.arange(APEX_FROM_PX + 1.0, APEX_REACH_PX + 1e-9, 0.5)
-    v = np.arange(-APEX_BAND_PX, APEX_BAND_PX + 1e-9, 0.5)
-    gx = q[0] + u[0] * r[:, None] + w[0] * v[None, :]
-    gy = q[1] + u[1] * r[:, None] + w[1] * v[None, :]
-    weight = np.maximum(grid(evidence, gx, gy) - tau, 0.0) * (grid(shadow_f, gx, gy) > 0.5)
-    _along, across = axis_coordinates(gx, gy, q, axis)
-    weight[np.abs(across) < APEX_DART_PX] = 0.0  # the dart's line, both ways
-    mass = weight.sum(axis=1)
-    ok = mass > 0
-    if np.count_nonzero(ok) < 6:
-        return None
-    centre = (weight[ok] * v[None, :]).sum(axis=1) / mass[ok]
-    slope, offset = np.polyfit(r[ok], centre, 1, w=np.sqrt(mass[ok]))
-    d = (u + w * slope) / math.hypot(1.0, slope)
-    angle = float(np.degrees(np.arccos(np.clip(abs(float(d @ axis)), -1.0, 1.0))))
-    mat = np.column_stack([d, -axis])
-    if abs(float(np.linalg.det(mat))) < 1e-3:
-        return None
-    _rho, sigma = np.linalg.solve(mat, -offset * w)
-    return angle, float(sigma)
-
-
-SIDE_FROM_PX = 4.0  # behind the walk's tip by more than ``_shadow_apex`` looks
-SIDE_NEAR_PX = 1.5  # scanned points agree on the crossing this closely
-SIDE_VOTES = 2  # scanned points agreeing on a crossing
-SIDE_SHADOW_SHARE = 0.8  # of the axis past the apex is shadow-like
-SIDE_MIN_RUN_MM = 15.0  # the walk ran on past the apex this far at least
