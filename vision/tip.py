@@ -257,6 +257,12 @@ def _body_from_tuft(
     radius = float(np.median(reach))
     off_shadow: Callable[[np.ndarray], float] | None = None
     looked = False
+    if not _crossed(body, center, fitted):
+        # Flights seen along the dart are a cross of wings: they reach across the fitted
+        # line about as far as along it. A blob that does not is a line, the dart's own
+        # (foreshortened) body with its flights at one end: its symmetry centre falls in its
+        # middle, and a ray through a wing there has nothing opposite it, like a body.
+        return None
     for k in np.argsort(-excess)[:RAY_CANDIDATES]:
         margin = (excess[k] - own_best) * mm_per_px
         if margin <= 0:
@@ -281,7 +287,7 @@ def _body_from_tuft(
         tip = center + directions[k] * reach[k]
         if lean is None or lean(tip, center) <= MAX_LEAN_DEG:
             return _TuftReading(center, directions[k], float(reach[k]))
-    if own_best * mm_per_px < PAIRED_MM and _crossed(body, center, fitted):
+    if own_best * mm_per_px < PAIRED_MM:
         # The fitted line runs out of the tuft as far on both sides: a pair of wings, and
         # no body to be seen. The point is under the tuft.
         return _TuftReading(center, None, float(np.median(reach)))
