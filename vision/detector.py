@@ -128,6 +128,8 @@ class Detector:
         # how far the board moved in the picture since the empty board was taken (x, y px)
         self.camera_shift_px: tuple[float, float] = (0.0, 0.0)
         self.last_timing: dict[str, float] = {}
+        # the boxes the last settle looked in (a probe for tests and tools)
+        self.last_regions: list[tuple[int, int, int, int]] = []
         self.out_of_board = OutOfBoard(calibration)
         # where the board's corners are in the picture: a photo's alignment matters there
         w_mm, h_mm = board.width_mm, board.height_mm
@@ -529,12 +531,40 @@ class Detector:
             # No bigger than a flight tuft: a thin shaft and barrel may not show on the small
             # picture either, and the point may be a whole dart's length away.
             pad = max(pad, math.ceil(cfg.max_dart_mm / self._mm_per_px) - round(extent * s))
-        x0 = max(0, int(xs.min() * s) - pad)
-        y0 = max(0, int(ys.min() * s) - pad)
-        x1 = min(w, int((xs.max() + 1) * s) + pad)
-        y1 = min(h, int((ys.max() + 1) * s) + pad)
-        gs = cv2.resize(gain_s, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
-        gr = cv2.resize(gain_r, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+        box = (
+            max(0, int(xs.min() * s) - pad),
+            max(0, int(ys.min() * s) - pad),
+            min(w, int((xs.max() + 1) * s) + pad),
+            min(h, int((ys.max() + 1) * s) + pad),
+        )
+        gains = (
+            cv2.resize(gain_s, (w, h), interpolation=cv2.INTER_LINEAR),
+            cv2.resize(gain_r, (w, h), interpolation=cv2.INTER_LINEAR),
+        )
+        return self._look(name, image, small, gains, box, grow=True)
+
+    def _look(
+        self,
+        name: str,
+        image: np.ndarray,
+        small: np.ndarray,
+        gains: tuple[np.ndarray, np.ndarray],
+        box: tuple[int, int, int, int],
+        grow: bool,
+    ) -> list[Event]:
+        """Decide what changed within ``box`` (x0, y0, x1, y1) of the full-size picture. With
+        ``grow``, a dart whose blob or point reaches the box's edge (not the picture's) is
+        looked at again in a box a whole dart's length bigger on those sides: a thin shaft
+        and point may not show on the small picture, so the point can lie outside the box."""
+        assert self.scene is not None and self.reference is not None
+        cfg = self.config
+        x0, y0, x1, y1 = box
+        h, w = image.shape[:2]
+        if grow:
+            self.last_regions = []
+        self.last_regions.append(box)
+        gs = gains[0][y0:y1, x0:x1]
+        gr = gains[1][y0:y1, x0:x1]
         roi = image[y0:y1, x0:x1]
         scene = scaled(self.scene[y0:y1, x0:x1], gs)
         reference = scaled(self.reference[y0:y1, x0:x1], gr)
@@ -672,6 +702,17 @@ class Detector:
         for candidate in found[1:]:
             if self._second_dart(candidate, accepted):
                 accepted.append(candidate)
+        if grow:
+            sides = _edges_reached([(c.fit, c.group) for c in accepted], box, (w, h))
+            if any(sides):
+                reach = math.ceil(cfg.max_dart_mm / self._mm_per_px)
+                bigger = (
+                    max(0, x0 - reach * sides[0]),
+                    max(0, y0 - reach * sides[1]),
+                    min(w, x1 + reach * sides[2]),
+                    min(h, y1 + reach * sides[3]),
+                )
+                return self._look(name, image, small, gains, bigger, grow=False)
         for candidate in accepted:
             fit, group = candidate.fit, candidate.group
             event = self._dart_event(name, fit, (x0, y0))
@@ -976,6 +1017,8 @@ class Detector:
 
 # The flights stand out of the board towards the camera and look bigger than on it.
 JOIN_TUFT_MM = 1.25 * TUFT_MM
+# A point found this close to the region's edge (pixels) may go on past it.
+EDGE_PX = 2.0
 # From the point to the middle of the flights, any common dart (for the lean test).
 LEAN_SPAN_MM = (60.0, 160.0)
 
@@ -1050,6 +1093,26 @@ def _point_end_solid(fit: TipFit, group: np.ndarray, shadow: np.ndarray) -> floa
     steps = np.floor(along[near]).astype(int)
     solid = ~shadow[ys[near], xs[near]]
     return len(np.unique(steps[solid])) / len(np.unique(steps))
+
+
+def _edges_reached(
+    darts: list[tuple[TipFit, np.ndarray]],
+    box: tuple[int, int, int, int],
+    size: tuple[int, int],
+) -> tuple[bool, bool, bool, bool]:
+    """Which sides of ``box`` (left, top, right, bottom) a dart's blob or point reaches,
+    where that side is not the picture's own edge (past it there is nothing to see)."""
+    x0, y0, x1, y1 = box
+    w, h = size
+    left = top = right = bottom = False
+    for fit, group in darts:
+        tx, ty = fit.tip
+        gh, gw = group.shape
+        left |= x0 > 0 and (bool(group[:, 0].any()) or tx < EDGE_PX)
+        top |= y0 > 0 and (bool(group[0, :].any()) or ty < EDGE_PX)
+        right |= x1 < w and (bool(group[:, -1].any()) or tx > gw - 1 - EDGE_PX)
+        bottom |= y1 < h and (bool(group[-1, :].any()) or ty > gh - 1 - EDGE_PX)
+    return left, top, right, bottom
 
 
 def _reach_px(mask: np.ndarray, fit: TipFit) -> float:
