@@ -175,3 +175,20 @@ def test_board_knocked_while_pulling_darts_keeps_takeouts_and_darts_coming():
     assert len(found) == 4
     for event, thrown in zip(found, session.truth["darts"], strict=True):
         assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 3
+
+
+def test_a_dart_reaching_the_regions_edge_asks_for_a_bigger_region():
+    from vision.detector import _edges_reached
+    from vision.tip import TipFit
+
+    group = np.zeros((40, 60), dtype=bool)
+    group[18:21, 0:30] = True  # a blob cut at the region's left edge
+    fit = TipFit((0.5, 19.0), (1.0, 0.0), 30.0, 3.0, 10.0, False, 1.0)
+    # inside the picture the left side must grow; at the picture's own edge nothing is there
+    assert _edges_reached([(fit, group)], (100, 50, 160, 90), (640, 480)) == (
+        True,
+        False,
+        False,
+        False,
+    )
+    assert not any(_edges_reached([(fit, group)], (0, 50, 60, 90), (640, 480)))
