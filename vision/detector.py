@@ -551,11 +551,15 @@ class Detector:
         gains: tuple[np.ndarray, np.ndarray],
         box: tuple[int, int, int, int],
         grow: bool,
+        darts_seen: list[tuple[np.ndarray, np.ndarray]] | None = None,
     ) -> list[Event]:
         """Decide what changed within ``box`` (x0, y0, x1, y1) of the full-size picture. With
         ``grow``, a dart whose blob or point reaches the box's edge (not the picture's) is
         looked at again in a box a whole dart's length bigger on those sides: a thin shaft
-        and point may not show on the small picture, so the point can lie outside the box."""
+        and point may not show on the small picture, so the point can lie outside the box.
+        That second look only completes the darts already seen (``darts_seen``: their pixels,
+        rows and columns of the picture): what else the bigger box holds was no change at the
+        coarse level, and taking it for a new dart made phantoms."""
         assert self.scene is not None and self.reference is not None
         cfg = self.config
         x0, y0, x1, y1 = box
@@ -702,6 +706,8 @@ class Detector:
         for candidate in found[1:]:
             if self._second_dart(candidate, accepted):
                 accepted.append(candidate)
+        if darts_seen is not None:
+            accepted = _same_darts(found, darts_seen, (x0, y0))
         if grow:
             sides = _edges_reached([(c.fit, c.group) for c in accepted], box, (w, h))
             if any(sides):
@@ -712,7 +718,10 @@ class Detector:
                     min(w, x1 + reach * sides[2]),
                     min(h, y1 + reach * sides[3]),
                 )
-                return self._look(name, image, small, gains, bigger, grow=False)
+                seen = [
+                    (np.nonzero(c.group)[0] + y0, np.nonzero(c.group)[1] + x0) for c in accepted
+                ]
+                return self._look(name, image, small, gains, bigger, False, seen)
         for candidate in accepted:
             fit, group = candidate.fit, candidate.group
             event = self._dart_event(name, fit, (x0, y0))
@@ -1093,6 +1102,26 @@ def _point_end_solid(fit: TipFit, group: np.ndarray, shadow: np.ndarray) -> floa
     steps = np.floor(along[near]).astype(int)
     solid = ~shadow[ys[near], xs[near]]
     return len(np.unique(steps[solid])) / len(np.unique(steps))
+
+
+def _same_darts(
+    found: list[_Candidate],
+    darts_seen: list[tuple[np.ndarray, np.ndarray]],
+    offset: tuple[int, int],
+) -> list[_Candidate]:
+    """For each dart seen before (its pixels' rows and columns in the picture), the best
+    ranked candidate (``found`` is sorted) that covers some of those pixels."""
+    out: list[_Candidate] = []
+    for rows, cols in darts_seen:
+        for candidate in found:
+            h, w = candidate.group.shape
+            r, c = rows - offset[1], cols - offset[0]
+            inside = (r >= 0) & (r < h) & (c >= 0) & (c < w)
+            if candidate.group[r[inside], c[inside]].any():
+                if not any(candidate is kept for kept in out):
+                    out.append(candidate)
+                break
+    return out
 
 
 def _edges_reached(

@@ -192,3 +192,22 @@ def test_a_dart_reaching_the_regions_edge_asks_for_a_bigger_region():
         False,
     )
     assert not any(_edges_reached([(fit, group)], (0, 50, 60, 90), (640, 480)))
+
+
+def test_the_second_look_in_a_bigger_region_adds_no_new_dart():
+    from vision.detector import _Candidate, _same_darts
+    from vision.tip import TipFit
+
+    fit = TipFit((0.5, 19.0), (1.0, 0.0), 30.0, 3.0, 10.0, False, 1.0)
+    dart = np.zeros((80, 120), dtype=bool)
+    dart[58:61, 40:90] = True  # the dart seen first, now whole
+    other = np.zeros((80, 120), dtype=bool)
+    other[5:15, 5:60] = True  # something else the bigger region holds, ranked higher
+    found = [_Candidate(9.0, fit, other, 5.0, 900.0, True, 1.0)]
+    found.append(_Candidate(3.0, fit, dart, 10.0, 300.0, True, 1.0))
+    # the first look saw part of the dart; its pixels in the picture's rows and columns (the
+    # bigger region starts at column 20, row 10)
+    rows, cols = np.nonzero(dart[:, 60:])
+    seen = [(rows + 10, cols + 60 + 20)]
+    kept = _same_darts(found, seen, (20, 10))
+    assert [c.score for c in kept] == [3.0]
