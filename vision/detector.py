@@ -502,6 +502,7 @@ class Detector:
         assert self.scene is not None and self.reference is not None
         assert self.scene_small is not None and self.reference_small is not None
         cfg = self.config
+        self.last_regions = []
         gain_s, changed = change
         gain_r = gain_field(small, self.reference_small.astype(np.uint8), 31)
         f = small.astype(np.float32)
@@ -541,7 +542,7 @@ class Detector:
             cv2.resize(gain_s, (w, h), interpolation=cv2.INTER_LINEAR),
             cv2.resize(gain_r, (w, h), interpolation=cv2.INTER_LINEAR),
         )
-        return self._look(name, image, small, gains, box, grow=True)
+        return self._look(name, image, small, gains, box)
 
     def _look(
         self,
@@ -550,11 +551,10 @@ class Detector:
         small: np.ndarray,
         gains: tuple[np.ndarray, np.ndarray],
         box: tuple[int, int, int, int],
-        grow: bool,
         darts_seen: list[tuple[np.ndarray, np.ndarray]] | None = None,
     ) -> list[Event]:
-        """Decide what changed within ``box`` (x0, y0, x1, y1) of the full-size picture. With
-        ``grow``, a dart whose blob or point reaches the box's edge (not the picture's) is
+        """Decide what changed within ``box`` (x0, y0, x1, y1) of the full-size picture. On
+        the first look, a dart whose blob or point reaches the box's edge (not the picture's) is
         looked at again in a box a whole dart's length bigger on those sides: a thin shaft
         and point may not show on the small picture, so the point can lie outside the box.
         That second look only completes the darts already seen (``darts_seen``: their pixels,
@@ -564,8 +564,6 @@ class Detector:
         cfg = self.config
         x0, y0, x1, y1 = box
         h, w = image.shape[:2]
-        if grow:
-            self.last_regions = []
         self.last_regions.append(box)
         gs = gains[0][y0:y1, x0:x1]
         gr = gains[1][y0:y1, x0:x1]
@@ -708,7 +706,7 @@ class Detector:
                 accepted.append(candidate)
         if darts_seen is not None:
             accepted = _same_darts(found, darts_seen, (x0, y0))
-        if grow:
+        else:
             sides = _edges_reached([(c.fit, c.group) for c in accepted], box, (w, h))
             if any(sides):
                 reach = math.ceil(cfg.max_dart_mm / self._mm_per_px)
@@ -718,15 +716,13 @@ class Detector:
                     min(w, x1 + reach * sides[2]),
                     min(h, y1 + reach * sides[3]),
                 )
-                seen = [
-                    (np.nonzero(c.group)[0] + y0, np.nonzero(c.group)[1] + x0) for c in accepted
-                ]
-                return self._look(name, image, small, gains, bigger, False, seen)
+                seen = [_picture_pixels(c.group, (x0, y0)) for c in accepted]
+                return self._look(name, image, small, gains, bigger, seen)
         for candidate in accepted:
             fit, group = candidate.fit, candidate.group
             event = self._dart_event(name, fit, (x0, y0))
-            gy, gx = np.nonzero(group)
-            self.darts.append(KnownDart(event, gy + y0, gx + x0, (x0, y0, x1, y1)))
+            rows, cols = _picture_pixels(group, (x0, y0))
+            self.darts.append(KnownDart(event, rows, cols, (x0, y0, x1, y1)))
             events.append(event)
         # A long new shadow: something stands out of the board (a dart seen end-on whose
         # flights hardly show), so the dart did not bounce out.
@@ -1104,6 +1100,13 @@ def _point_end_solid(fit: TipFit, group: np.ndarray, shadow: np.ndarray) -> floa
     return len(np.unique(steps[solid])) / len(np.unique(steps))
 
 
+def _picture_pixels(group: np.ndarray, offset: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """A region's blob as rows and columns of the whole picture (``offset``: the region's
+    left and top)."""
+    rows, cols = np.nonzero(group)
+    return rows + offset[1], cols + offset[0]
+
+
 def _same_darts(
     found: list[_Candidate],
     darts_seen: list[tuple[np.ndarray, np.ndarray]],
@@ -1113,9 +1116,9 @@ def _same_darts(
     ranked candidate (``found`` is sorted) that covers some of those pixels."""
     out: list[_Candidate] = []
     for rows, cols in darts_seen:
+        r, c = rows - offset[1], cols - offset[0]
         for candidate in found:
             h, w = candidate.group.shape
-            r, c = rows - offset[1], cols - offset[0]
             inside = (r >= 0) & (r < h) & (c >= 0) & (c < w)
             if candidate.group[r[inside], c[inside]].any():
                 if not any(candidate is kept for kept in out):

@@ -239,8 +239,15 @@ def _body_from_tuft(
     largest unpaired run is the body, if it beats the ``fitted`` direction (unit, from the
     tuft towards the fitted point) clearly and a dart could stick out of the board so
     (``lean``). A reading
-    without a direction: the body is hidden behind the flights. None: keep the fitted line."""
+    without a direction: the body is hidden behind the flights. None: keep the fitted line
+    (also for a blob that is no cross of wings)."""
     center = _symmetry_centre(body, weight)
+    if not _crossed(body, center, fitted):
+        # Flights seen along the dart are a cross of wings: they reach across the fitted
+        # line about as far as along it. A blob that does not is a line, the dart's own
+        # (foreshortened) body with its flights at one end: its symmetry centre falls in its
+        # middle, and a ray through a wing there has nothing opposite it, like a body.
+        return None
     all_ys, all_xs = np.nonzero(mask)
     angles = np.arange(RAY_DIRECTIONS) * (2 * np.pi / RAY_DIRECTIONS)
     directions = np.column_stack([np.cos(angles), np.sin(angles)])
@@ -257,12 +264,6 @@ def _body_from_tuft(
     radius = float(np.median(reach))
     off_shadow: Callable[[np.ndarray], float] | None = None
     looked = False
-    if not _crossed(body, center, fitted):
-        # Flights seen along the dart are a cross of wings: they reach across the fitted
-        # line about as far as along it. A blob that does not is a line, the dart's own
-        # (foreshortened) body with its flights at one end: its symmetry centre falls in its
-        # middle, and a ray through a wing there has nothing opposite it, like a body.
-        return None
     for k in np.argsort(-excess)[:RAY_CANDIDATES]:
         margin = (excess[k] - own_best) * mm_per_px
         if margin <= 0:
