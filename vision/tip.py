@@ -737,6 +737,8 @@ def _walk(
             break
     if end >= limit - 1 and not at_edge and reach < MAX_WALK_REACH_PX:
         return _walk(evidence, center, axis, t_end, threshold, occluders, colors, bodies, 2 * reach)
+    if colors is not None and not occluded:
+        end = _before_weak_tail(signal, on, near, was, first, end, step, threshold)
     # The point's level: the strongest signal just inside the end (the edge of a bright
     # point blurs outwards, so the run's last pixels are weaker than the point itself).
     lo = max(0, end - int(4 / step))
@@ -749,6 +751,51 @@ def _walk(
         # board somewhere behind it; the middle of the hidden stretch is the best guess.
         tip_s -= hidden / 2
     return tip_s, level, hidden if occluded else 0.0
+
+
+def _before_weak_tail(
+    signal: np.ndarray,
+    on: np.ndarray,
+    near: np.ndarray,
+    was: np.ndarray,
+    first: int,
+    end: int,
+    step: float,
+    threshold: float,
+) -> int:
+    """The walk's ``end``, or the last sample of the point before a weak tail.
+
+    The point is a thin body of constant or tapering width: over one board colour its change
+    (how much of each pixel it covers, times its contrast with the board) does not drop to a
+    small part of its own level and then run on for pixels; its tapered end fades within
+    about a pixel. A long faint run after a clear point over the same board is something
+    else (the soft shadow under the point). The point's level is read where it is thin (no
+    change beside it, unlike the wider barrel, which is stronger than the point)."""
+    window = round(TAIL_LEVEL_PX / step)
+    thin = near < 0.5 * on
+    best = end
+    tail_max = -np.inf
+    for k in range(end, first, -1):
+        tail_max = max(tail_max, float(signal[k]))
+        lo = max(first, k - window)
+        point = signal[lo:k][thin[lo:k]]
+        if point.size == 0:
+            continue
+        level = float(point.max())
+        if tail_max >= TAIL_FRACTION * level or level < 2 * threshold:
+            continue
+        if (end - k + 1) * step < TAIL_PX:
+            continue
+        # the same board under the tail and under the point: its contrast is the same there
+        if np.abs(was[k : end + 1].mean(axis=0) - was[lo:k].mean(axis=0)).max() > threshold:
+            continue
+        best = k - 1
+    return best
+
+
+TAIL_LEVEL_PX = 4.0  # the point's level is read over this stretch before the tail
+TAIL_FRACTION = 0.25  # a tail below this part of the point's level is not the point
+TAIL_PX = 2.0  # the tapered end of a point fades within less than this
 
 
 def _point_ends_here(
