@@ -773,10 +773,17 @@ def _before_weak_tail(
     change beside it, unlike the wider barrel, which is stronger than the point)."""
     window = round(TAIL_LEVEL_PX / step)
     thin = near < 0.5 * on
+    strongest = signal[first : end + 1][thin[first : end + 1]]
+    if strongest.size == 0:
+        return end
+    # no point level further in exceeds the strongest: past that, no tail can start
+    stop = TAIL_FRACTION * float(strongest.max())
     best = end
     tail_max = -np.inf
     for k in range(end, first, -1):
         tail_max = max(tail_max, float(signal[k]))
+        if tail_max >= stop:
+            break
         lo = max(first, k - window)
         point = signal[lo:k][thin[lo:k]]
         if point.size == 0:
