@@ -664,6 +664,15 @@ class Detector:
                 continue
             fit = at_shadow_start(fit, group, shadow, mm)
             dart = self._is_dart(fit, group, mm, group & shadow)
+            if not dart and fit.point_seen and not fit.occluded:
+                # A dart that landed right beside an earlier one, along it, is seen only
+                # where it does not cover that dart (or that dart covers it): a sliver
+                # with a point. Its body runs on along its own line over the earlier one.
+                along = self._along_earlier(fit, group, box)
+                if along > fit.length_px:
+                    longer = replace(fit, length_px=along)
+                    if self._is_dart(longer, group, mm, group & shadow):
+                        dart, fit = True, longer
             plain = dart and not by_shadow  # a dart by its own blob alone
             if not dart and self._casts_long_shadow(group, fit, long_shadows, mm):
                 dart = by_shadow = True
@@ -889,6 +898,31 @@ class Detector:
                 merged = merged | other
         return merged
 
+    def _along_earlier(
+        self, fit: TipFit, group: np.ndarray, box: tuple[int, int, int, int]
+    ) -> float:
+        """How far (px) from the fit's point its line runs on without a break over its own
+        blob or the pixels of earlier darts (``box``: the region, x0, y0, x1, y1); 0 when
+        no earlier dart lies on that line."""
+        x0, y0, x1, y1 = box
+        earlier = np.zeros_like(group)
+        for known in self.darts:
+            inside = (known.ys >= y0) & (known.ys < y1) & (known.xs >= x0) & (known.xs < x1)
+            earlier[known.ys[inside] - y0, known.xs[inside] - x0] = True
+        if not earlier.any():
+            return 0.0
+        ys, xs = np.nonzero(group | earlier)
+        along, across = axis_coordinates(xs, ys, fit.tip, fit.axis)
+        band = max(1.5, 0.5 * fit.width_px)
+        on_line = (np.abs(across) <= band) & (along >= 0)
+        steps = np.unique(np.floor(along[on_line]).astype(int))
+        reach = 0
+        for step in steps:
+            if step - reach > LINE_GAP_PX:
+                break
+            reach = int(step)
+        return float(reach)
+
     def _second_dart(self, candidate: _Candidate, accepted: list[_Candidate]) -> bool:
         """A second dart in the same settle: a solid, slender blob that is a dart on its own,
         with its point seen and not hidden, and apart from every dart already taken (not
@@ -1022,6 +1056,8 @@ class Detector:
 
 # The flights stand out of the board towards the camera and look bigger than on it.
 JOIN_TUFT_MM = 1.25 * TUFT_MM
+# A break this long (px) along a dart's line ends its body.
+LINE_GAP_PX = 2
 # A point found this close to the region's edge (pixels) may go on past it.
 EDGE_PX = 2.0
 # From the point to the middle of the flights, any common dart (for the lean test).
