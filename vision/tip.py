@@ -62,6 +62,9 @@ SHADOW_RAY_WEIGHT = 0.2
 RAY_DIRECTIONS = 72
 # A shadow line at least this long (the shadow of a dart's body and shaft, foreshortened).
 SHADOW_LINE_MM = 40.0
+# Widths are read to about a pixel (at about a pixel per millimetre): two ends whose widths
+# differ by no more do not tell the flights from the point.
+WIDTH_READ_PX = 1.0
 BODY_BAND_PX = 8.0  # as for the fitted line (at about a pixel per millimetre)
 # The tip walk looks this far past the blob's end (a point and the start of its shadow, at
 # about a pixel per millimetre), and further only while the dart's change goes on.
@@ -415,12 +418,19 @@ def fit_tip(
     width_low = float(np.percentile(np.abs(n[low]), 90)) if low.any() else 0.0
     width_high = float(np.percentile(np.abs(n[high]), 90)) if high.any() else 0.0
     flip = width_high < width_low
-    if tail_hint is not None and abs(float(axis @ tail_hint)) > 0.3:
+    margin = 0.0 if end_test is None else end_test(center + axis * t_min, center + axis * t_max)
+    if abs(margin) > 8.0:  # degrees: a clear 3D verdict beats the image cues
+        flip = margin < 0
+    elif (
+        (abs(width_high - width_low) <= WIDTH_READ_PX or end_test is None)
+        and tail_hint is not None
+        and abs(float(axis @ tail_hint)) > 0.3
+    ):
+        # Widths read alike to within a pixel tell nothing: the direction out of the board
+        # (a cruder reading of the same calibration as the 3D test) decides, if it is clear.
+        # It does not overrule a clear width: an unclear 3D verdict means the dart leans
+        # sideways, where that direction says little (it flipped a dart with plain flights).
         flip = float(axis @ tail_hint) < 0
-    if end_test is not None:
-        margin = end_test(center + axis * t_min, center + axis * t_max)
-        if abs(margin) > 8.0:  # degrees: a clear 3D verdict beats the image cues
-            flip = margin < 0
     if flip:
         axis, t, n = -axis, -t, -n
         t_min, t_max = -t_max, -t_min
