@@ -42,7 +42,15 @@ from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, local_change, robust_sigma
 from vision.shadows import at_shadow_start, shadow_like
-from vision.tip import FAR_SOLID, MAX_LEAN_DEG, TUFT_MM, TipFit, axis_coordinates, fit_tip
+from vision.tip import (
+    FAR_SOLID,
+    LOOK_TUFT_MM,
+    MAX_LEAN_DEG,
+    TUFT_MM,
+    TipFit,
+    axis_coordinates,
+    fit_tip,
+)
 
 
 @dataclass(frozen=True)
@@ -1055,7 +1063,7 @@ class Detector:
 
 
 # The flights stand out of the board towards the camera and look bigger than on it.
-JOIN_TUFT_MM = 1.25 * TUFT_MM
+JOIN_TUFT_MM = LOOK_TUFT_MM
 # A break this long (px) along a dart's line ends its body.
 LINE_GAP_PX = 2
 # A point found this close to the region's edge (pixels) may go on past it.

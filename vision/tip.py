@@ -42,6 +42,9 @@ COVER_WEIGHT = 2.0
 # A dart whose fitted line is no longer than a flight tuft is across (both wings of a standard
 # flight span about 40 mm) is seen nearly along its axis: that line may be a wing pair.
 TUFT_MM = 50.0
+# Flights stand out of the board towards the camera and look bigger than on it: a line up to
+# this long may be a tuft too, if a body is seen running out of it.
+LOOK_TUFT_MM = 1.25 * TUFT_MM
 # The body must stick out of the tuft by this much more than the tuft does on the far side
 # (and more than the fitted line does).
 BODY_EXCESS_MM = 6.0
@@ -435,11 +438,16 @@ def fit_tip(
         axis, t, n = -axis, -t, -n
         t_min, t_max = -t_max, -t_min
 
-    if mm_per_px is not None and length * mm_per_px < TUFT_MM:
+    if mm_per_px is not None and length * mm_per_px < LOOK_TUFT_MM:
         # As short as a flight tuft: the line may be a pair of wings of a dart seen nearly
         # along its axis. Look for the body from the tuft's centre.
         weight = np.minimum(evidence, 4 * threshold) + 1e-6
         tuft = _body_from_tuft(mask, body, weight, mm_per_px, -axis, tail_hint, lean)
+        if length * mm_per_px >= TUFT_MM and tuft is not None and tuft.direction is None:
+            # A line longer than a tuft on the board may still be one (flights stand out
+            # towards the camera and look bigger), but then only a body seen running out of
+            # it says so: without one, the line is the dart's own.
+            tuft = None
         if tuft is not None and tuft.direction is None:
             return _hidden_body_fit(tuft, tail_hint, length)
         if tuft is not None:
