@@ -465,6 +465,7 @@ def fit_tip(
                     colors,
                     bodies,
                 ),
+                shadow,
             )
 
     # Refine: centres of 1-px slices across the narrow half, robust straight-line fit.
@@ -548,10 +549,12 @@ def _fit_along(
     weight: np.ndarray,
     length: float,
     walk: tuple,
+    shadow: np.ndarray | None = None,
 ) -> TipFit:
     """The tip of a body that runs ``reach`` px from the tuft's ``center`` against ``axis``
     (unit, from the tip towards the flights): refine the line through the body's slices,
-    find where the run of changed pixels ends, and search along it past that end."""
+    find where the run of changed pixels ends, and search along it past that end. Its own
+    shadow leaving the point at an angle is read as for any dart (``_shadow_apex``)."""
     evidence, threshold, occluders, colors, bodies = walk
     ys, xs = np.nonzero(mask)
     xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
@@ -569,6 +572,8 @@ def _fit_along(
     tip_s, level, hidden = _walk(
         evidence, center, axis, t_end, threshold, occluders, colors, bodies
     )
+    if level > 0 and hidden == 0 and shadow is not None:
+        tip_s = _shadow_apex(evidence, shadow, center, axis, tip_s, threshold)
     occluded = hidden > 0
     contrast = level / threshold
     quality = float(np.clip((contrast - 0.5) / 2.5, 0.0, 1.0)) * (0.3 if occluded else 1.0)
