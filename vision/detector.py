@@ -668,7 +668,16 @@ class Detector:
             if fit is None:
                 continue
             if grey_piece:
-                pieces.append((0.0, fit, group))  # may be the body of a dart seen end-on
+                sliver = self._sliver_with_flights(fit, group, objects, shadow, box, mm)
+                if sliver is None:
+                    pieces.append((0.0, fit, group))  # may be the body of a dart seen end-on
+                    continue
+                fit, group = sliver
+                substantial = True
+                solid = np.count_nonzero(group & ~shadow) * mm * mm
+                slender = fit.length_px / max(1.0, fit.width_px)
+                score = solid * (0.25 + fit.quality)
+                found.append(_Candidate(score, fit, group, slender, solid, False, mm))
                 continue
             fit = at_shadow_start(fit, group, shadow, mm)
             dart = self._is_dart(fit, group, mm, group & shadow)
@@ -930,6 +939,38 @@ class Detector:
                 break
             reach = int(step)
         return float(reach)
+
+    def _sliver_with_flights(
+        self,
+        fit: TipFit,
+        group: np.ndarray,
+        objects: list[np.ndarray],
+        shadow: np.ndarray,
+        box: tuple[int, int, int, int],
+        mm: float,
+    ) -> tuple[TipFit, np.ndarray] | None:
+        """A dart that landed along an earlier one, hidden behind it (or hiding it) but for
+        its point and its flights: the point shows as a sliver beside the earlier dart, grey
+        and darker like a shadow, and its flights stick out further back on its line. The
+        body between them is continuous: every step of the line from the point to the
+        flights is the sliver, the earlier darts' pixels, or the flights. A shadow cannot
+        be that: it lies on the board and ends nowhere near a new object standing out of
+        it. Returns the fit (length to the flights' far end) and the joined blob."""
+        if not fit.point_seen or _point_end_solid(fit, group, shadow) < FAR_SOLID:
+            return None
+        along = self._along_earlier(fit, group, box)
+        if along <= fit.length_px:
+            return None
+        tailed = self._tail_pieces(group, objects, replace(fit, length_px=along), shadow, mm)
+        if tailed is group:
+            return None
+        reach = _reach_px(tailed, fit)
+        if self._along_earlier(fit, tailed, box) < reach - LINE_GAP_PX:
+            return None  # a break in the line between the point and the flights
+        longer = replace(fit, length_px=reach)
+        if not self._is_dart(longer, tailed, mm, tailed & shadow):
+            return None
+        return longer, tailed
 
     def _second_dart(self, candidate: _Candidate, accepted: list[_Candidate]) -> bool:
         """A second dart in the same settle: a solid, slender blob that is a dart on its own,
