@@ -768,7 +768,7 @@ def _walk(
     level = float(signal[lo + int(np.argmax(signal[lo : end + 1]))])
     # placed on the balanced signal unless the point is only seen against one side
     placed = balanced if float(balanced[lo : end + 1].max()) >= tau else signal
-    tip_s = _half_level(placed, s, lo, end, step, stop, noise=tau)
+    tip_s = _half_level(placed, s, lo, end, step, stop, noise=tau, beside=on - placed)
     if occluded:
         # The point goes on behind an earlier dart and does not come out: it enters the
         # board somewhere behind it; the middle of the hidden stretch is the best guess.
@@ -1014,18 +1014,34 @@ def _half_level(
     step: float,
     limit: int | None = None,
     noise: float | None = None,
+    beside: np.ndarray | None = None,
 ) -> float:
     """Where ``signal`` falls to half of the point's own peak in ``lo..end``, going outwards
     (sub-sample), not past sample ``limit``. ``noise``: the level of change that is surely
-    no noise (half the change threshold); see ``_point_peak``."""
+    no noise (half the change threshold); see ``_point_peak``.
+
+    ``beside``: the change beside the point that ``signal`` has taken off the change on the
+    axis. The point is opaque: where it lies over a changed board (a shadow around its end)
+    the axis shows the point's own contrast, not the two added. Its edge is where the axis
+    is half way between the point's level and the change beside it there, so the half level
+    goes down by half of how much more changed beside it than at the peak."""
     limit = len(s) - 1 if limit is None else limit
     k = _point_peak(signal, lo, end, noise)
-    half = float(signal[k]) / 2
-    while k + 1 <= limit and signal[k + 1] >= half:
+    level = float(signal[k])
+    if beside is None:
+        half = np.full(len(signal), level / 2)
+    else:
+        half = (level - (beside - beside[k])) / 2
+    # where what lies beside is about as strong as the point, nothing tells them apart: the
+    # point must stand out of it by a clear change (``noise``)
+    floor = 0.0 if noise is None else noise / 2
+    while k + 1 <= limit and signal[k + 1] >= half[k + 1] and half[k + 1] >= floor:
         k += 1
     frac = 0.0
-    if k + 1 <= limit and signal[k] != signal[k + 1]:
-        frac = float(np.clip((signal[k] - half) / (signal[k] - signal[k + 1]), 0.0, 1.0))
+    if k + 1 <= limit:
+        a, b = float(signal[k] - half[k]), float(signal[k + 1] - half[k + 1])
+        if a != b:
+            frac = float(np.clip(a / (a - b), 0.0, 1.0))
     return float(s[k] - frac * step)
 
 
