@@ -612,6 +612,7 @@ class Detector:
             self.scene_small = small.copy()
             return events
         self.darts = remaining
+        known = _known_darts_mask(self.darts, box)
 
         evidence = np.minimum(d_scene, d_ref)
         earlier = beyond(max_channel_absdiff(scene, reference))  # earlier objects: darts, pieces
@@ -668,16 +669,14 @@ class Detector:
             if fit is None:
                 continue
             if grey_piece:
-                sliver = self._sliver_with_flights(fit, group, objects, shadow, box, mm)
+                sliver = self._sliver_with_flights(fit, group, objects, shadow, known, mm)
                 if sliver is None:
                     pieces.append((0.0, fit, group))  # may be the body of a dart seen end-on
                     continue
                 fit, group = sliver
                 substantial = True
-                solid = np.count_nonzero(group & ~shadow) * mm * mm
                 slender = fit.length_px / max(1.0, fit.width_px)
-                score = solid * (0.25 + fit.quality)
-                found.append(_Candidate(score, fit, group, slender, solid, False, mm))
+                found.append(_ranked(fit, group, shadow, mm, slender, plain=False))
                 continue
             fit = at_shadow_start(fit, group, shadow, mm)
             dart = self._is_dart(fit, group, mm, group & shadow)
@@ -685,7 +684,7 @@ class Detector:
                 # A dart that landed right beside an earlier one, along it, is seen only
                 # where it does not cover that dart (or that dart covers it): a sliver
                 # with a point. Its body runs on along its own line over the earlier one.
-                along = self._along_earlier(fit, group, box)
+                along = _along_earlier(fit, group, known)
                 if along > fit.length_px:
                     longer = replace(fit, length_px=along)
                     if self._is_dart(longer, group, mm, group & shadow):
@@ -712,14 +711,11 @@ class Detector:
                 fit = replace(fit, length_px=max(fit.length_px, _reach_px(tailed, fit)))
                 dart = dart or self._is_dart(fit, tailed, mm, tailed & shadow)
                 group = tailed
-            solid = np.count_nonzero(group & ~shadow) * mm * mm
             if not dart:
                 continue
-            # rank: a big solid blob with a clearly seen, unhidden point
             if by_shadow:
                 fit = replace(fit, point_seen=False)
-            score = solid * (0.25 + fit.quality)
-            found.append(_Candidate(score, fit, group, slender, solid, plain, mm))
+            found.append(_ranked(fit, group, shadow, mm, slender, plain))
         # Most settles hold one new dart: the most solid blob with the clearest point. Other
         # blobs are mostly what it did to the scene (its shadow on earlier darts, a flight
         # it hides). Two darts thrown within a settle (< 0.3 s) are rare; a second one must
@@ -915,38 +911,13 @@ class Detector:
                 merged = merged | other
         return merged
 
-    def _along_earlier(
-        self, fit: TipFit, group: np.ndarray, box: tuple[int, int, int, int]
-    ) -> float:
-        """How far (px) from the fit's point its line runs on without a break over its own
-        blob or the pixels of earlier darts (``box``: the region, x0, y0, x1, y1); 0 when
-        no earlier dart lies on that line."""
-        x0, y0, x1, y1 = box
-        earlier = np.zeros_like(group)
-        for known in self.darts:
-            inside = (known.ys >= y0) & (known.ys < y1) & (known.xs >= x0) & (known.xs < x1)
-            earlier[known.ys[inside] - y0, known.xs[inside] - x0] = True
-        if not earlier.any():
-            return 0.0
-        ys, xs = np.nonzero(group | earlier)
-        along, across = axis_coordinates(xs, ys, fit.tip, fit.axis)
-        band = max(1.5, 0.5 * fit.width_px)
-        on_line = (np.abs(across) <= band) & (along >= 0)
-        steps = np.unique(np.floor(along[on_line]).astype(int))
-        reach = 0
-        for step in steps:
-            if step - reach > LINE_GAP_PX:
-                break
-            reach = int(step)
-        return float(reach)
-
     def _sliver_with_flights(
         self,
         fit: TipFit,
         group: np.ndarray,
         objects: list[np.ndarray],
         shadow: np.ndarray,
-        box: tuple[int, int, int, int],
+        known: np.ndarray | None,
         mm: float,
     ) -> tuple[TipFit, np.ndarray] | None:
         """A dart that landed along an earlier one, hidden behind it (or hiding it) but for
@@ -955,17 +926,18 @@ class Detector:
         body between them is continuous: every step of the line from the point to the
         flights is the sliver, the earlier darts' pixels, or the flights. A shadow cannot
         be that: it lies on the board and ends nowhere near a new object standing out of
-        it. Returns the fit (length to the flights' far end) and the joined blob."""
+        it. ``known``: the earlier darts' pixels in the region (see ``_known_darts_mask``).
+        Returns the fit (length to the flights' far end) and the joined blob."""
         if not fit.point_seen or _point_end_solid(fit, group, shadow) < FAR_SOLID:
             return None
-        along = self._along_earlier(fit, group, box)
+        along = _along_earlier(fit, group, known)
         if along <= fit.length_px:
             return None
         tailed = self._tail_pieces(group, objects, replace(fit, length_px=along), shadow, mm)
         if tailed is group:
             return None
         reach = _reach_px(tailed, fit)
-        if self._along_earlier(fit, tailed, box) < reach - LINE_GAP_PX:
+        if _along_earlier(fit, tailed, known) < reach - LINE_GAP_PX:
             return None  # a break in the line between the point and the flights
         longer = replace(fit, length_px=reach)
         if not self._is_dart(longer, tailed, mm, tailed & shadow):
@@ -1183,6 +1155,45 @@ def _point_end_solid(fit: TipFit, group: np.ndarray, shadow: np.ndarray) -> floa
     steps = np.floor(along[near]).astype(int)
     solid = ~shadow[ys[near], xs[near]]
     return len(np.unique(steps[solid])) / len(np.unique(steps))
+
+
+def _ranked(
+    fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float, slender: float, plain: bool
+) -> _Candidate:
+    """A blob taken for a dart, ranked: a big solid blob with a clearly seen, unhidden point
+    first."""
+    solid = np.count_nonzero(group & ~shadow) * mm * mm
+    return _Candidate(solid * (0.25 + fit.quality), fit, group, slender, solid, plain, mm)
+
+
+def _known_darts_mask(darts: list[KnownDart], box: tuple[int, int, int, int]) -> np.ndarray | None:
+    """The pixels of earlier darts within ``box`` (x0, y0, x1, y1) as a mask of the region;
+    None when none lies there."""
+    x0, y0, x1, y1 = box
+    mask = np.zeros((y1 - y0, x1 - x0), bool)
+    for known in darts:
+        inside = (known.ys >= y0) & (known.ys < y1) & (known.xs >= x0) & (known.xs < x1)
+        mask[known.ys[inside] - y0, known.xs[inside] - x0] = True
+    return mask if mask.any() else None
+
+
+def _along_earlier(fit: TipFit, group: np.ndarray, known: np.ndarray | None) -> float:
+    """How far (px) from the fit's point its line runs on without a break over its own blob
+    or the pixels of earlier darts (``known``, see ``_known_darts_mask``); 0 when no earlier
+    dart lies in the region."""
+    if known is None:
+        return 0.0
+    ys, xs = np.nonzero(group | known)
+    along, across = axis_coordinates(xs, ys, fit.tip, fit.axis)
+    band = max(1.5, 0.5 * fit.width_px)
+    on_line = (np.abs(across) <= band) & (along >= 0)
+    steps = np.unique(np.floor(along[on_line]).astype(int))
+    reach = 0
+    for step in steps:
+        if step - reach > LINE_GAP_PX:
+            break
+        reach = int(step)
+    return float(reach)
 
 
 def _picture_pixels(group: np.ndarray, offset: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

@@ -68,6 +68,9 @@ SHADOW_LINE_MM = 40.0
 # Widths are read to about a pixel (at about a pixel per millimetre): two ends whose widths
 # differ by no more do not tell the flights from the point.
 WIDTH_READ_PX = 1.0
+TAIL_LEVEL_PX = 4.0  # the point's level is read over this stretch before the tail
+TAIL_FRACTION = 0.25  # a tail below this part of the point's level is not the point
+TAIL_PX = 2.0  # the tapered end of a point fades within less than this
 BODY_BAND_PX = 8.0  # as for the fitted line (at about a pixel per millimetre)
 # The tip walk looks this far past the blob's end (a point and the start of its shadow, at
 # about a pixel per millimetre), and further only while the dart's change goes on.
@@ -768,7 +771,7 @@ def _walk(
     level = float(signal[lo + int(np.argmax(signal[lo : end + 1]))])
     # placed on the balanced signal unless the point is only seen against one side
     placed = balanced if float(balanced[lo : end + 1].max()) >= tau else signal
-    tip_s = _half_level(placed, s, lo, end, step, stop, noise=tau, beside=on - placed)
+    tip_s = _half_level(placed, s, lo, end, step, on - placed, stop, noise=tau)
     if occluded:
         # The point goes on behind an earlier dart and does not come out: it enters the
         # board somewhere behind it; the middle of the hidden stretch is the best guess.
@@ -821,11 +824,6 @@ def _before_weak_tail(
             continue
         best = k - 1
     return best
-
-
-TAIL_LEVEL_PX = 4.0  # the point's level is read over this stretch before the tail
-TAIL_FRACTION = 0.25  # a tail below this part of the point's level is not the point
-TAIL_PX = 2.0  # the tapered end of a point fades within less than this
 
 
 def _point_ends_here(
@@ -1012,9 +1010,9 @@ def _half_level(
     lo: int,
     end: int,
     step: float,
+    beside: np.ndarray,
     limit: int | None = None,
     noise: float | None = None,
-    beside: np.ndarray | None = None,
 ) -> float:
     """Where ``signal`` falls to half of the point's own peak in ``lo..end``, going outwards
     (sub-sample), not past sample ``limit``. ``noise``: the level of change that is surely
@@ -1028,10 +1026,7 @@ def _half_level(
     limit = len(s) - 1 if limit is None else limit
     k = _point_peak(signal, lo, end, noise)
     level = float(signal[k])
-    if beside is None:
-        half = np.full(len(signal), level / 2)
-    else:
-        half = (level - (beside - beside[k])) / 2
+    half = (level - (beside - beside[k])) / 2
     # where what lies beside is about as strong as the point, nothing tells them apart: the
     # point must stand out of it by a clear change (``noise``)
     floor = 0.0 if noise is None else noise / 2
