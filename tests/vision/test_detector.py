@@ -211,3 +211,125 @@ def test_the_second_look_in_a_bigger_region_adds_no_new_dart():
     seen = [(rows + 10, cols + 60 + 20)]
     kept = _same_darts(found, seen, (20, 10))
     assert [c.score for c in kept] == [3.0]
+
+
+def _detector_at_one_mm_per_pixel():
+    """A detector for the rules that judge blobs in board mm (the camera does not matter
+    here: the blobs below are given in pixels and the scale as 1 mm per pixel)."""
+    import boards
+    from calibration.model import from_camera
+    from vision.detector import Detector
+    from vision.sim.scenario import CameraSetup
+
+    board = boards.load("classic")
+    camera = CameraSetup(35.0, 30.0, 0.0, 65.0, (0.0, 0.0, 0.0, 0.0, 0.0)).camera(board)
+    return Detector(board, from_camera(camera, board.id))
+
+
+def _along_earlier_scene():
+    """A region (rows 0-119, columns 0-199) where an earlier dart lies along y = 60 from its
+    point at x = 40 to the end of its flights at x = 170 (its barrel 5 px wide), and a new
+    dart landed along it, further forward: only its point and the front of its barrel show,
+    x = 18..44, with its shadow on the board beside them (the rest is hidden behind, or
+    hides, the earlier dart). Returns the earlier dart's pixels, the sliver, its shadow
+    and its fit (point at x = 18, towards the flights along +x)."""
+    from vision.tip import TipFit
+
+    earlier = np.zeros((120, 200), bool)
+    earlier[58:63, 40:170] = True
+    sliver = np.zeros((120, 200), bool)
+    sliver[59:61, 18:30] = True  # the point
+    sliver[57:64, 30:44] = True  # the front of the barrel, beside the earlier dart's point
+    shadow = np.zeros_like(sliver)
+    shadow[64:71, 18:44] = True  # its own shadow on the board
+    sliver |= shadow
+    fit = TipFit((18.0, 60.0), (1.0, 0.0), 26.0, 5.0, 4.0, False, 1.0)
+    return earlier, sliver, shadow, fit
+
+
+def test_dart_shown_only_as_a_sliver_along_an_earlier_one_is_measured_along_its_line():
+    """A dart that landed right along an earlier one shows only its point; its body runs on
+    along its own line over the earlier dart's pixels, so it has a dart's length and is a
+    dart (alone, the sliver is far too short for one)."""
+    from dataclasses import replace
+
+    from vision.detector import KnownDart, _along_earlier, _known_darts_mask
+
+    earlier, sliver, shadow, fit = _along_earlier_scene()
+    # the earlier dart as the detector keeps it: its pixels in the whole picture; the region
+    # starts at column 300, row 200
+    from vision.events import DartEvent
+
+    rows, cols = np.nonzero(earlier)
+    known_dart = KnownDart(DartEvent("earlier", 0.0, 0.0, 1.0, None, ()), rows + 200, cols + 300)
+    known = _known_darts_mask([known_dart], (300, 200, 500, 320))
+    assert known is not None and np.array_equal(known, earlier)
+    # nothing of an earlier dart in a region elsewhere
+    assert _known_darts_mask([known_dart], (0, 0, 200, 120)) is None
+
+    detector = _detector_at_one_mm_per_pixel()
+    mm = 1.0
+    assert not detector._is_dart(fit, sliver, mm, shadow)
+    along = _along_earlier(fit, sliver, known)
+    assert abs(along - (169 - 18)) <= 1.0  # to the earlier dart's far end
+    assert detector._is_dart(replace(fit, length_px=along), sliver, mm, shadow)
+    # no earlier dart in the region: no length beyond the sliver's own
+    assert _along_earlier(fit, sliver, None) == 0.0
+
+
+def test_sliver_line_that_breaks_before_the_earlier_dart_gets_no_length_from_it():
+    from vision.detector import LINE_GAP_PX, _along_earlier
+
+    earlier, sliver, _shadow, fit = _along_earlier_scene()
+    apart = np.zeros_like(earlier)
+    apart[58:63, 44 + LINE_GAP_PX + 2 : 170] = True  # a gap of 3 px after the sliver
+    assert _along_earlier(fit, sliver, apart) < 30
+    # nor from an earlier dart lying beside the sliver's line, not on it
+    beside = np.zeros_like(earlier)
+    beside[70:75, 40:170] = True
+    assert _along_earlier(fit, sliver, beside) < 30
+
+
+def _grey_sliver_and_flights():
+    """The scene of ``_along_earlier_scene`` with the new dart's barrel grey enough to pass
+    for a shadow (only its point changed colour) and its flights sticking out on both sides
+    of the earlier dart's shaft further back on the same line (x = 130..159)."""
+    earlier, sliver, shadow, fit = _along_earlier_scene()
+    shadow = shadow.copy()
+    shadow[57:64, 30:44] = True  # the grey barrel: only darker, like a shadow
+    flights = np.zeros_like(sliver)
+    flights[44:58, 130:160] = True
+    flights[63:77, 130:160] = True
+    return earlier, sliver, shadow, flights, fit
+
+
+def test_grey_sliver_with_its_flights_further_back_on_its_line_is_one_dart():
+    detector = _detector_at_one_mm_per_pixel()
+    earlier, sliver, shadow, flights, fit = _grey_sliver_and_flights()
+    found = detector._sliver_with_flights(fit, sliver, [flights], shadow, earlier, 1.0)
+    assert found is not None
+    dart, group = found
+    assert dart.tip == fit.tip  # the point is the sliver's
+    assert abs(dart.length_px - (159 - 18)) <= 1.0  # to the flights' far end
+    assert np.array_equal(group, sliver | flights)
+    # it is ranked as a dart: a dart's length and area, not a shadow
+    assert detector._is_dart(dart, group, 1.0, group & shadow)
+    # by the sliver's own length the flights are too far back to be its own: the length
+    # along the earlier dart is what joins them
+    assert detector._tail_pieces(sliver, [flights], fit, shadow, 1.0) is sliver
+
+
+def test_grey_sliver_is_no_dart_when_only_a_shadow_or_its_line_breaks():
+    detector = _detector_at_one_mm_per_pixel()
+    earlier, sliver, shadow, flights, fit = _grey_sliver_and_flights()
+    # a shadow lies on the board: its end at the "point" only darkened the board too
+    all_grey = shadow | sliver
+    assert detector._sliver_with_flights(fit, sliver, [flights], all_grey, earlier, 1.0) is None
+    # the line from the point to the flights breaks (no earlier dart over x = 80..89)
+    broken = earlier.copy()
+    broken[:, 80:90] = False
+    assert detector._sliver_with_flights(fit, sliver, [flights], shadow, broken, 1.0) is None
+    # no flights behind the point: a grey piece alone stays a piece
+    assert detector._sliver_with_flights(fit, sliver, [], shadow, earlier, 1.0) is None
+    # no earlier dart in the region: nothing to run along
+    assert detector._sliver_with_flights(fit, sliver, [flights], shadow, None, 1.0) is None

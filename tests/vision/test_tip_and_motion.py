@@ -186,3 +186,100 @@ def test_tip_is_placed_at_half_the_points_own_level_not_the_barrels():
     faint = profile.copy()
     faint[6:] = np.array([8.0, 10.0, 12.0, 10.0, 6.0] + [0.5] * (len(profile) - 11))
     assert _half_level(faint, s, 0, 10, 0.25, calm, noise=8.0) > s[4]
+
+
+def test_long_faint_tail_after_a_clear_thin_point_is_not_the_point():
+    """Along the axis (0.25 px samples): the barrel, a clear thin point 10 px long, then a
+    faint run 9 px long (the soft shadow under the point) over the same board. A point fades
+    within a pixel: the walk's end goes back to the point's last sample."""
+    from vision.tip import TAIL_PX, _before_weak_tail
+
+    step, threshold = 0.25, 12.0
+    signal = np.zeros(120, np.float32)
+    signal[:24] = 90.0  # the barrel
+    signal[24:64] = 50.0  # the thin point
+    signal[64:100] = 8.0  # the faint tail: significant (over half the threshold), but weak
+    near = np.zeros_like(signal)
+    near[:24] = 80.0  # change beside the axis: only where the barrel is
+    board = np.tile(np.array([120.0, 150.0, 170.0], np.float32), (len(signal), 1))
+    assert _before_weak_tail(signal, signal, near, board, 20, 99, step, threshold) == 63
+    # the board changes colour where the faint run starts: it may be the point over it
+    darker = board.copy()
+    darker[64:] = (40.0, 45.0, 50.0)
+    assert _before_weak_tail(signal, signal, near, darker, 20, 99, step, threshold) > 70
+    # a run as strong as a third of the point's level is the point going on
+    strong = signal.copy()
+    strong[64:100] = 17.0
+    assert _before_weak_tail(strong, strong, near, board, 20, 99, step, threshold) == 99
+    # a faint end shorter than a point's tapered end is kept
+    short = 64 + round(TAIL_PX / step) - 2
+    assert _before_weak_tail(signal, signal, near, board, 20, short, step, threshold) == short
+
+
+def _wide_end_on_evidence(body_len: float, rng: np.random.Generator):
+    """As ``_end_on_evidence``, with wings 28 px from the centre (at 80, 80): the fitted wing
+    pair is about 60 px long, longer than a tuft on the board (TUFT_MM at 1 mm per px) but
+    within what flights standing out towards the camera look like (LOOK_TUFT_MM)."""
+    evidence = np.zeros((160, 160), np.float32)
+    barrel = np.zeros((160, 160), np.uint8)
+    for dx, dy in ((1, 0.15), (-1, -0.15), (-0.15, 1), (0.15, -1)):
+        wing_end = (round(80 + 28 * dx), round(80 + 28 * dy))  # opposite wings alike
+        cv2.line(evidence, (80, 80), wing_end, 120.0, 3)
+    tip = np.array([80.0, 80.0])
+    if body_len:
+        d = np.array([-1.0, 1.0]) / np.sqrt(2)
+        end = (int(80 + d[0] * body_len), int(80 + d[1] * body_len))
+        cv2.line(evidence, (80, 80), end, 150.0, 6)
+        cv2.line(barrel, (80, 80), end, 1, 6)
+        tip = 80 + d * (body_len + 8)
+        cv2.line(evidence, end, tuple(int(v) for v in np.round(tip)), 90.0, 2)
+    evidence += rng.normal(0, 2.0, evidence.shape).astype(np.float32)
+    return np.abs(evidence), barrel.astype(bool), tip
+
+
+def test_line_longer_than_a_tuft_is_a_tuft_when_a_body_runs_out_of_it():
+    from vision.tip import LOOK_TUFT_MM, TUFT_MM
+
+    rng = np.random.default_rng(6)
+    evidence, barrel, tip = _wide_end_on_evidence(30, rng)
+    mask = evidence > 12.0
+    out = np.array([0.7, -0.7])
+    fit = fit_tip(evidence, mask, 12.0, shadow=barrel & mask, tail_hint=out, mm_per_px=1.0)
+    assert fit is not None
+    assert TUFT_MM <= fit.length_px < LOOK_TUFT_MM  # the wing pair, as the fitted line
+    assert np.hypot(fit.tip[0] - tip[0], fit.tip[1] - tip[1]) < 2.5  # the body's point
+
+
+def test_line_longer_than_a_tuft_without_a_body_is_the_darts_own_line():
+    """The same wings and nothing running out of them: a line that long is taken for a tuft
+    only with a body seen; without one it is the dart's own (its point at an end, no
+    spread), not a tuft hiding the point under its centre."""
+    rng = np.random.default_rng(6)
+    evidence, _barrel, _tip = _wide_end_on_evidence(0, rng)
+    fit = fit_tip(evidence, evidence > 12.0, 12.0, tail_hint=np.array([0.7, -0.7]), mm_per_px=1.0)
+    assert fit is not None
+    assert fit.spread_px == 0.0
+    assert np.hypot(fit.tip[0] - 80.0, fit.tip[1] - 80.0) > 20.0  # at an end of the line
+
+
+def test_point_end_is_placed_against_the_change_beside_it_while_it_stands_out():
+    step = 0.25
+    s = -step * np.arange(60)
+    # An opaque point (own contrast 40) running on over a shadow around its end (25 beside
+    # it): the axis less what is beside shows 15 there, and its edge is half way between
+    # the point's level and the shadow's, not at half of the point's level (20: too short).
+    signal = np.zeros(60, np.float32)
+    beside = np.zeros(60, np.float32)
+    signal[:13] = 40.0
+    signal[13:30] = 15.0
+    beside[13:40] = 25.0
+    tip = _half_level(signal, s, 0, 12, step, beside, noise=8.0)
+    assert abs(tip - s[29]) <= step
+    # Beside it, a change as strong as the point (38 of its 40): a residue of 3 on the axis
+    # tells nothing apart; the point's end is where it last stood out by a clear change.
+    faint = signal.copy()
+    faint[13:40] = 3.0
+    strong = beside.copy()
+    strong[13:40] = 38.0
+    tip = _half_level(faint, s, 0, 12, step, strong, noise=8.0)
+    assert s[13] - step / 2 <= tip <= s[12]
