@@ -769,20 +769,28 @@ class Detector:
         as flights cut off by an earlier dart do (``_behind_point``): such a pair is one
         dart, with the body's point."""
         out = list(found)
-        body_lines = [(c.fit, c.group) for c in found] + [(fit, group) for _, fit, group in pieces]
+        # (fit, blob, whether the blob is a dart on its own: solid enough to be no shadow)
+        body_lines = [(c.fit, c.group, c.plain) for c in found] + [
+            (fit, group, False) for _, fit, group in pieces
+        ]
         for i, candidate in enumerate(found):
             ys, xs = np.nonzero(candidate.group)
             middle = (float(xs.mean()) + offset[0], float(ys.mean()) + offset[1])
             mm = self.calibration.mm_per_pixel(middle)
             if candidate.fit.length_px * mm >= JOIN_TUFT_MM:
                 continue
-            for j, (fit_b, group_b) in enumerate(body_lines):
+            for j, (fit_b, group_b, solid) in enumerate(body_lines):
                 if j == i or fit_b.length_px < 2 * max(1.0, fit_b.width_px):
                     continue
-                if not _behind_point(fit_b, candidate.group, group_b, shadow, mm):
+                # The flights are far out along the body's line: its direction, known only
+                # to about the body's width over its length, decides where they may lie.
+                slope = _axis_slope(fit_b)
+                if not _behind_point(fit_b, candidate.group, group_b, shadow, mm, slope):
                     continue
-                if _point_end_solid(fit_b, group_b, shadow) < FAR_SOLID:
-                    continue  # ends in shadow-like pixels only: the dart's own shadow
+                if not solid and _point_end_solid(fit_b, group_b, shadow) < FAR_SOLID:
+                    # Ends in shadow-like pixels only: the dart's own shadow. (A body that is
+                    # a dart by its own solid blob is no shadow, even with a grey point.)
+                    continue
                 # The flights must stand out of the board above the body's point: a line
                 # further off than a dart can lean is rather the dart's shadow, which starts
                 # at the point and runs wherever the light sends it.
@@ -1121,13 +1129,19 @@ def _without_tail_pieces(found: list[_Candidate]) -> list[_Candidate]:
 
 
 def _behind_point(
-    fit: TipFit, other: np.ndarray, group: np.ndarray, shadow: np.ndarray, mm: float
+    fit: TipFit,
+    other: np.ndarray,
+    group: np.ndarray,
+    shadow: np.ndarray,
+    mm: float,
+    slope: float = 0.0,
 ) -> bool:
     """Whether the object blob ``other`` (apart from ``group``, the blob of ``fit``) lies
     behind the fit's point on its line: a piece of the same dart (its flights, its shaft)
     cut off from the part with the point. Flights are wider than the barrel: the band is a
     flight's half span (about 20 mm) rather than the barrel's width. Shadows are left out
-    (they start at the point and run wherever the light sends them)."""
+    (they start at the point and run wherever the light sends them). ``slope``: how far
+    (px per px along) the dart's true line may leave the fitted one (see ``_axis_slope``)."""
     if np.count_nonzero(other & group) > 0:
         return False
     ys, xs = np.nonzero(other & ~shadow)
@@ -1138,8 +1152,20 @@ def _behind_point(
     band = max(6.0, 0.6 * fit.width_px, FLIGHT_HALF_SPAN_MM / mm)
     reach = 2.5 * fit.length_px + 20
     along, across = axis_coordinates(xs, ys, tip, axis)
-    inside = (np.abs(across) <= band) & (along >= 0.3 * fit.length_px) & (along <= reach)
+    inside = (
+        (np.abs(across) <= band + slope * np.maximum(along, 0.0))
+        & (along >= 0.3 * fit.length_px)
+        & (along <= reach)
+    )
     return bool(inside.mean() > 0.7)
+
+
+def _axis_slope(fit: TipFit) -> float:
+    """How far the dart's true line may leave a fitted line, per pixel along it: a line
+    fitted to a blob is sure only to about the blob's width over its length (a sliver, the
+    part of a dart beside an earlier one, is one side of the dart: its line leans by that
+    much)."""
+    return max(1.0, fit.width_px) / max(1.0, fit.length_px)
 
 
 def _point_end_solid(fit: TipFit, group: np.ndarray, shadow: np.ndarray) -> float:

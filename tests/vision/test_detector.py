@@ -333,3 +333,24 @@ def test_grey_sliver_is_no_dart_when_only_a_shadow_or_its_line_breaks():
     assert detector._sliver_with_flights(fit, sliver, [], shadow, earlier, 1.0) is None
     # no earlier dart in the region: nothing to run along
     assert detector._sliver_with_flights(fit, sliver, [flights], shadow, None, 1.0) is None
+
+
+def test_flights_off_a_slivers_fitted_line_by_its_slant_are_behind_its_point():
+    from vision.detector import _axis_slope, _behind_point
+    from vision.tip import TipFit
+
+    # a sliver (the part of a dart beside an earlier one): 30 px long, 5 px wide; its line
+    # may lean by about its width over its length
+    sliver = np.zeros((80, 120), dtype=bool)
+    sliver[18:23, 10:40] = True
+    fit = TipFit((10.0, 20.0), (1.0, 0.0), 30.0, 5.0, 10.0, False, 1.0)
+    shadow = np.zeros_like(sliver)
+    flights = np.zeros_like(sliver)
+    flights[33:39, 60:80] = True  # 13-18 px off the line, 50-70 px behind the point
+    far_off = np.zeros_like(sliver)
+    far_off[50:56, 60:80] = True  # 30-35 px off: no lean of the line reaches it
+    mm = 2.0  # a flight's half span is 10 px
+    assert not _behind_point(fit, flights, sliver, shadow, mm)
+    slope = _axis_slope(fit)
+    assert _behind_point(fit, flights, sliver, shadow, mm, slope)
+    assert not _behind_point(fit, far_off, sliver, shadow, mm, slope)
