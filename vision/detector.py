@@ -145,6 +145,7 @@ class Detector:
             np.array([[0, 0], [w_mm, 0], [0, h_mm], [w_mm, h_mm]], np.float64)
         )
         self.dart_geometry = DartGeometry(calibration)
+        self._mm_memo: dict[tuple[float, float], float] = {}
 
     # --- public -----------------------------------------------------------------------------
     def process(self, frame: Frame) -> list[Event]:
@@ -632,22 +633,29 @@ class Detector:
         found: list[_Candidate] = []
         pieces: list[tuple[float, TipFit, np.ndarray]] = []  # fitted but not dart-like alone
         groups = self._groups(new)
-        solids = [self._solid_mm2(g, shadow, (x0, y0)) for g in groups]
+        # Where each blob lies in the region: what is measured of a blob alone is measured
+        # there (most blobs are small specks in a big region).
+        spans = [_span(g) for g in groups]
+        pixels = [_pixels_in(g, sp) for g, sp in zip(groups, spans, strict=True)]
+        solids = [
+            self._solid_mm2(g, shadow, (x0, y0), sp) for g, sp in zip(groups, spans, strict=True)
+        ]
         is_object = [solid >= cfg.min_dart_mm2 * 0.5 for solid in solids]
         objects = [g for g, obj in zip(groups, is_object, strict=True) if obj]
         mm_roi = self.calibration.mm_per_pixel(((x0 + x1) / 2, (y0 + y1) / 2))
         long_shadows = [
             g
-            for g, obj in zip(groups, is_object, strict=True)
-            if not obj and _extent_px(g & shadow) * mm_roi >= cfg.long_dart_mm
+            for g, sp, obj in zip(groups, spans, is_object, strict=True)
+            if not obj and _extent_px(g, sp, shadow) * mm_roi >= cfg.long_dart_mm
         ]
-        for group, solid, obj in zip(groups, solids, is_object, strict=True):
-            ys_g, xs_g = np.nonzero(group)
+        for group, span, solid, obj, (ys_g, xs_g) in zip(
+            groups, spans, solids, is_object, pixels, strict=True
+        ):
             middle = (float(xs_g.mean()) + x0, float(ys_g.mean()) + y0)
-            mm = self.calibration.mm_per_pixel(middle)
+            mm = self._mm_at(middle)
             # a dart seen along its axis is known by its long shadow: its point is not seen
             by_shadow = not obj
-            end_on = by_shadow and self._end_on(group, shadow, mm, solid)
+            end_on = by_shadow and self._end_on(group, shadow, mm, solid, span)
             # Only darker and no dart seen end-on: a shadow (of a dart, a hand, a piece), or
             # a grey barrel cut off from its flights, which only the flights can claim.
             grey_piece = by_shadow and not end_on
@@ -700,7 +708,7 @@ class Detector:
             # fit again with them. Object blobs behind its point (flights and shaft cut off
             # where it crosses an earlier dart) join it too. A thin piece too short to be a
             # dart may be the front of one whose flights were cut off.
-            lined = self._along_line(group, groups, fit) if dart else group
+            lined = self._along_line(group, groups, fit, pixels) if dart else group
             if lined is not group:
                 fit = self._fit(images, lined, t, hint, tests, mm) or fit
                 group = lined
@@ -879,7 +887,10 @@ class Detector:
                 continue
             used.add(seed)
             members = [seed]
-            ys, xs = np.nonzero(labels == seed)
+            # within the blob's bounding box (the same pixels, in the same order)
+            x, y, bw, bh = stats[seed, :4]
+            ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == seed)
+            ys, xs = ys + y, xs + x
             if len(xs) >= 5:
                 c = np.array([xs.mean(), ys.mean()])
                 cov = np.cov(np.vstack([xs, ys]))
@@ -897,19 +908,30 @@ class Detector:
                         if across < max(4.0, 1.5 * width) and along < half_len + gap_px:
                             members.append(other)
                             used.add(other)
-            groups.append(np.isin(labels, members))
+            boxes = stats[members, :4]
+            x0, y0 = boxes[:, 0].min(), boxes[:, 1].min()
+            x1, y1 = (boxes[:, 0] + boxes[:, 2]).max(), (boxes[:, 1] + boxes[:, 3]).max()
+            group = np.zeros(labels.shape, bool)
+            group[y0:y1, x0:x1] = np.isin(labels[y0:y1, x0:x1], members)
+            groups.append(group)
         return groups
 
-    def _along_line(self, group: np.ndarray, groups: list[np.ndarray], fit: TipFit) -> np.ndarray:
-        """``group`` plus the other groups that lie on the dart's line, tail side."""
+    def _along_line(
+        self,
+        group: np.ndarray,
+        groups: list[np.ndarray],
+        fit: TipFit,
+        pixels: list[tuple[np.ndarray, np.ndarray]],
+    ) -> np.ndarray:
+        """``group`` plus the other groups that lie on the dart's line, tail side.
+        ``pixels``: each group's ``np.nonzero``."""
         tip = np.array(fit.tip)
         axis = np.array(fit.axis)
         band = max(6.0, 0.6 * fit.width_px)
         merged = group
-        for other in groups:
+        for other, (ys, xs) in zip(groups, pixels, strict=True):
             if other is group:
                 continue
-            ys, xs = np.nonzero(other)
             if len(xs) == 0:
                 continue
             along, across = axis_coordinates(xs, ys, tip, axis)
@@ -989,23 +1011,38 @@ class Detector:
         reach = fit.length_px + 15.0 / mm
         return any(float(outside[other].min()) <= reach for other in long_shadows)
 
-    def _end_on(self, group: np.ndarray, shadow: np.ndarray, mm: float, solid: float) -> bool:
+    def _end_on(
+        self, group: np.ndarray, shadow: np.ndarray, mm: float, solid: float, span: Span
+    ) -> bool:
         """A dart seen along its own axis shows little but the thin cross of its flights,
-        yet it casts a long shadow (only something standing well out of the board does)."""
+        yet it casts a long shadow (only something standing well out of the board does).
+        ``span``: where ``group`` lies (``_span``)."""
         cfg = self.config
         if solid < cfg.min_dart_mm2 * 0.1:
             return False
-        return _extent_px(group & shadow) * mm >= cfg.long_dart_mm
+        return _extent_px(group, span, shadow) * mm >= cfg.long_dart_mm
 
-    def _solid_mm2(self, group: np.ndarray, shadow: np.ndarray, offset: tuple[int, int]) -> float:
-        """Area of a blob's pixels that are an object, not a shadow (board mm^2)."""
-        ys, xs = np.nonzero(group)
+    def _solid_mm2(
+        self, group: np.ndarray, shadow: np.ndarray, offset: tuple[int, int], span: Span
+    ) -> float:
+        """Area of a blob's pixels that are an object, not a shadow (board mm^2). ``span``:
+        where ``group`` lies (``_span``)."""
+        ys, xs = _pixels_in(group, span)
         if len(xs) == 0:
             return 0.0
-        mm = self.calibration.mm_per_pixel(
-            (float(xs.mean()) + offset[0], float(ys.mean()) + offset[1])
-        )
-        return float(np.count_nonzero(group & ~shadow)) * mm * mm
+        mm = self._mm_at((float(xs.mean()) + offset[0], float(ys.mean()) + offset[1]))
+        rows, cols = span
+        return float(np.count_nonzero(group[rows, cols] & ~shadow[rows, cols])) * mm * mm
+
+    def _mm_at(self, pixel: tuple[float, float]) -> float:
+        """``calibration.mm_per_pixel``, remembered: a settle asks it for the same blob
+        centres several times."""
+        mm = self._mm_memo.get(pixel)
+        if mm is None:
+            if len(self._mm_memo) > 4096:
+                self._mm_memo.clear()
+            mm = self._mm_memo[pixel] = self.calibration.mm_per_pixel(pixel)
+        return mm
 
     def _tail_pieces(
         self,
@@ -1269,6 +1306,25 @@ def _edges_reached(
     return left, top, right, bottom
 
 
+# rows and columns of a region that hold all of a blob's pixels
+Span = tuple[slice, slice]
+
+
+def _span(mask: np.ndarray) -> Span:
+    """The rows and columns of ``mask`` that hold all its pixels (its bounding box)."""
+    x, y, w, h = cv2.boundingRect(mask.view(np.uint8))
+    return slice(y, y + h), slice(x, x + w)
+
+
+def _pixels_in(mask: np.ndarray, span: Span, cut: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero(mask)`` of a mask whose pixels all lie within ``span``, reading only
+    there: the same rows and columns, in the same order. ``cut``: ``mask`` is already only
+    that part."""
+    rows, cols = span
+    ys, xs = np.nonzero(mask if cut else mask[rows, cols])
+    return ys + rows.start, xs + cols.start
+
+
 def _reach_px(mask: np.ndarray, fit: TipFit) -> float:
     """How far a blob reaches from the fit's point along its axis (pixels)."""
     ys, xs = np.nonzero(mask)
@@ -1276,9 +1332,16 @@ def _reach_px(mask: np.ndarray, fit: TipFit) -> float:
     return float(along.max()) if len(xs) else 0.0
 
 
-def _extent_px(mask: np.ndarray) -> float:
-    """Length of a blob along its main direction."""
-    ys, xs = np.nonzero(mask)
+def _extent_px(
+    mask: np.ndarray, span: Span | None = None, within: np.ndarray | None = None
+) -> float:
+    """Length of a blob along its main direction; of its part in ``within`` if given.
+    ``span``: where ``mask`` lies (``_span``), if known."""
+    if span is None:
+        ys, xs = np.nonzero(mask if within is None else mask & within)
+    else:
+        part = mask[span] if within is None else mask[span] & within[span]
+        ys, xs = _pixels_in(part, span, cut=True)
     if len(xs) < 10:
         return 0.0
     pts = np.column_stack([xs, ys]).astype(np.float64)

@@ -14,16 +14,19 @@ def shadow_like(
     image: np.ndarray, before: np.ndarray, change: np.ndarray, threshold: float
 ) -> np.ndarray:
     """Pixels that only got darker, keeping their colour: a shadow on the board. The colour
-    test allows for the noise, which matters more the darker the pixel."""
-    f = image.astype(np.float32)
-    b = before.astype(np.float32)
-    nf = np.sqrt((f * f).sum(axis=2)) + 1e-3
-    nb = np.sqrt((b * b).sum(axis=2)) + 1e-3
-    cos = (f * b).sum(axis=2) / (nf * nb)
+    test allows for the noise, which matters more the darker the pixel. Only pixels that
+    changed are tested (most of a region did not: the test per pixel is the same)."""
+    out = change > 0.5 * threshold
+    f = image[out].astype(np.float32)
+    b = before[out].astype(np.float32)
+    nf = np.sqrt((f * f).sum(axis=1)) + 1e-3
+    nb = np.sqrt((b * b).sum(axis=1)) + 1e-3
+    cos = (f * b).sum(axis=1) / (nf * nb)
     sin = np.sqrt(np.clip(1.0 - cos * cos, 0.0, 1.0))
     ratio = nf / nb
     tolerance = 0.05 + threshold / nf
-    return (change > 0.5 * threshold) & (ratio < 0.98) & (ratio > 0.3) & (sin < tolerance)
+    out[out] = (ratio < 0.98) & (ratio > 0.3) & (sin < tolerance)
+    return out
 
 
 def at_shadow_start(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float) -> TipFit:

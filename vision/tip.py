@@ -82,23 +82,37 @@ MAX_WALK_REACH_PX = 160.0
 Lean = Callable[[np.ndarray, np.ndarray], float]
 
 
-def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """``image`` at the points of a line (1-D xs, ys), the edge repeated outside."""
-    row = (1, -1)
-    return _remap(image, np.reshape(xs, row), np.reshape(ys, row), cv2.BORDER_REPLICATE)[0]
-
-
-def _remap(image: np.ndarray, xs: np.ndarray, ys: np.ndarray, border: int) -> np.ndarray:
+def _remap(
+    image: np.ndarray,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    border: int,
+    origin: tuple[int, int] = (0, 0),
+) -> np.ndarray:
     """``image`` sampled bilinearly at the points (xs, ys) of any shape; outside the image
-    the edge is repeated (``BORDER_REPLICATE``) or zero (``BORDER_CONSTANT``)."""
-    return cv2.remap(
-        image,
-        np.asarray(xs, np.float32),
-        np.asarray(ys, np.float32),
-        cv2.INTER_LINEAR,
-        borderMode=border,
-        borderValue=0.0,
-    )
+    the edge is repeated (``BORDER_REPLICATE``) or zero (``BORDER_CONSTANT``). ``origin``:
+    where ``image`` lies in the picture the points are given in, when it is a window of it
+    (see ``_window``). The points are rounded to float32 first and then moved by the whole
+    pixels of ``origin``, which is exact: the samples are those of the whole picture."""
+    mx, my = np.asarray(xs, np.float32), np.asarray(ys, np.float32)
+    if origin != (0, 0):
+        mx, my = mx - np.float32(origin[0]), my - np.float32(origin[1])
+    return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=border, borderValue=0.0)
+
+
+def _window(
+    shape: tuple[int, ...], xs: np.ndarray, ys: np.ndarray, margin: int = 2
+) -> tuple[int, int, int, int]:
+    """The part (x0, y0, x1, y1) of a picture of ``shape`` that bilinear samples anywhere in
+    the box around the points (xs, ys) read, with ``margin`` pixels to spare, cut at the
+    picture's edge (past it, the edge repeated from the window is the picture's own). Never
+    empty: points all beyond one edge keep the edge's last pixels."""
+    h, w = shape[:2]
+    x0 = min(max(0, math.floor(float(np.min(xs))) - margin), w - 1)
+    y0 = min(max(0, math.floor(float(np.min(ys))) - margin), h - 1)
+    x1 = max(min(w, math.ceil(float(np.max(xs))) + margin + 1), x0 + 1)
+    y1 = max(min(h, math.ceil(float(np.max(ys))) + margin + 1), y0 + 1)
+    return x0, y0, x1, y1
 
 
 def axis_coordinates(
@@ -134,7 +148,8 @@ def _ransac_line(
         :, None
     ]
     dist = np.abs(signed)
-    score = ((dist <= band) * w[None, :]).sum(axis=1)
+    inside = dist <= band
+    score = (inside * w[None, :]).sum(axis=1)
     # A dart's axis has change on the line and little just beside it on both sides; the
     # straight edge of a big flat blob (a flight seen face-on) has one side full.
     flank = (dist > 2.5 * band) & (dist <= 4 * band)
@@ -143,19 +158,21 @@ def _ransac_line(
     score = score - 0.25 * np.abs(left - right)
     # A dart is long and thin: reward the length of line the change covers (a line across
     # a broad flight collects as much mass over a much shorter stretch).
-    inside = dist <= band
     along = (xs[None, :] - xs[a][:, None]) * ux[:, None] + (ys[None, :] - ys[a][:, None]) * uy[
         :, None
     ]
     mean_w = float(w.mean())
     # Distinct 1-px steps per candidate, for all candidates at once (a np.unique per row was
-    # the hot spot of the fit): sort each row's steps, pixels off the line last, and count
-    # where the value changes.
-    off_line = np.iinfo(np.int64).max
-    steps = np.sort(np.where(inside, np.floor(along).astype(np.int64), off_line), axis=1)
-    first = steps != off_line
-    first[:, 1:] &= steps[:, 1:] != steps[:, :-1]
-    covered = first.sum(axis=1)
+    # the hot spot of the fit, then a sort of each row): mark each candidate's steps of the
+    # pixels on its line in a table and count them.
+    rows, cols = np.nonzero(inside)
+    covered = np.zeros(len(a), np.int64)
+    if rows.size:
+        steps = np.floor(along[rows, cols]).astype(np.int64)
+        low = int(steps.min())
+        table = np.zeros((len(a), int(steps.max()) - low + 1), bool)
+        table[rows, steps - low] = True
+        covered = np.count_nonzero(table, axis=1)
     score += COVER_WEIGHT * covered * mean_w
     k = int(np.argmax(score))
     return np.array([xs[a[k]], ys[a[k]]]), np.array([ux[k], uy[k]])
@@ -639,40 +656,55 @@ def _walk(
     step = 0.25
     s = np.arange(t_end + 10.0, t_end - reach, -step)
     perp = np.array([-axis[1], axis[0]])
+    # Every sample lies within RIDGE_SPAN_PX of the axis between the walk's two ends: only
+    # that window of the images is read (and converted to float), not the whole region.
+    ends = np.array([s[0], s[-1], s[0], s[-1]])
+    sides = np.array([-1.0, -1.0, 1.0, 1.0]) * RIDGE_SPAN_PX
+    x0, y0, x1, y1 = _window(
+        evidence.shape,
+        center[0] + axis[0] * ends + perp[0] * sides,
+        center[1] + axis[1] * ends + perp[1] * sides,
+    )
+    origin = (x0, y0)
 
-    def along(offset: float, image: np.ndarray) -> np.ndarray:
-        return _sample(
-            image,
-            center[0] + axis[0] * s + perp[0] * offset,
-            center[1] + axis[1] * s + perp[1] * offset,
-        )
+    def cut(image: np.ndarray) -> np.ndarray:
+        return image[y0:y1, x0:x1]
 
     def beside(offsets: np.ndarray, image: np.ndarray) -> np.ndarray:
-        """``along`` for many offsets at once (one row each)."""
+        """``image`` (a ``cut``) on the lines ``offsets`` px beside the axis (one row each)."""
         xs = center[0] + axis[0] * s[None, :] + perp[0] * offsets[:, None]
         ys = center[1] + axis[1] * s[None, :] + perp[1] * offsets[:, None]
-        return _remap(image, xs, ys, cv2.BORDER_REPLICATE)
+        return _remap(image, xs, ys, cv2.BORDER_REPLICATE, origin)
+
+    full_evidence = evidence
+    # The change on every line the walk and the ridge's track (``_kink``) read, in one go.
+    lines = beside(RIDGE_OFFSETS, cut(evidence))
+
+    def along(offset: float) -> np.ndarray:
+        """The change on the line ``offset`` px beside the axis (a multiple of a half)."""
+        return lines[round((offset - RIDGE_OFFSETS[0]) / RIDGE_SPACING_PX)]
 
     # 1 px along the axis, centred (an even-length box would shift the signal by half a step)
     kernel = np.array([0.5, 1.0, 1.0, 1.0, 0.5], np.float32) / 4
-    on = np.maximum.reduce([along(o, evidence) for o in (-0.5, 0.0, 0.5)])
+    on = np.maximum.reduce([along(o) for o in (-0.5, 0.0, 0.5)])
     on = np.convolve(on, kernel, mode="same")
-    side_a = np.convolve((along(3.5, evidence) + along(4.5, evidence)) / 2, kernel, mode="same")
-    side_b = np.convolve((along(-3.5, evidence) + along(-4.5, evidence)) / 2, kernel, mode="same")
+    side_a = np.convolve((along(3.5) + along(4.5)) / 2, kernel, mode="same")
+    side_b = np.convolve((along(-3.5) + along(-4.5)) / 2, kernel, mode="same")
     # To follow the point, the board beside it on the cleaner side: the point may run along
     # something on one side (its own shadow, an earlier dart).
     signal = on - np.minimum(side_a, side_b)
     # To place its end, both sides: a shadow leaving the tip sideways lights up one side
     # just past the point, and the cleaner side alone would let the level run on into it.
     balanced = on - (side_a + side_b) / 2
+    across = np.array([-1.0, 0.0, 1.0])
     blocked = (
-        np.maximum.reduce([along(o, occluders.astype(np.float32)) for o in (-1.0, 0.0, 1.0)]) > 0.5
+        beside(across, cut(occluders).astype(np.float32)).max(axis=0) > 0.5
         if occluders is not None
         else np.zeros(len(s), bool)
     )
     # Pixels of earlier objects that may stand in front of the point (not their shadows).
     solid = (
-        np.maximum.reduce([along(o, bodies.astype(np.float32)) for o in (-1.0, 0.0, 1.0)]) > 0.5
+        beside(across, cut(bodies).astype(np.float32)).max(axis=0) > 0.5
         if bodies is not None
         else blocked
     )
@@ -681,8 +713,14 @@ def _walk(
     shadowy = np.zeros(len(s), bool)
     if colors is not None:
         # Colour on the axis, now and before: a shadow keeps the board's colour, darker.
-        now = np.stack([along(0.0, colors[0][..., c].astype(np.float32)) for c in range(3)], 1)
-        was = np.stack([along(0.0, colors[1][..., c].astype(np.float32)) for c in range(3)], 1)
+        axis_only = np.zeros(1)
+
+        def colour(image: np.ndarray) -> np.ndarray:
+            window = cut(image)
+            channels = [beside(axis_only, window[..., c].astype(np.float32))[0] for c in range(3)]
+            return np.stack(channels, 1)
+
+        now, was = colour(colors[0]), colour(colors[1])
         n_now = np.linalg.norm(now, axis=1) + 1e-3
         n_was = np.linalg.norm(was, axis=1) + 1e-3
         cos = np.clip((now * was).sum(axis=1) / (n_now * n_was), -1.0, 1.0)
@@ -692,8 +730,8 @@ def _walk(
         )
     # Change 2.5 px (about 2.5 mm) beside the axis: inside a barrel, clear of a point.
     near = np.maximum(
-        np.convolve(along(2.5, evidence), kernel, mode="same"),
-        np.convolve(along(-2.5, evidence), kernel, mode="same"),
+        np.convolve(along(2.5), kernel, mode="same"),
+        np.convolve(along(-2.5), kernel, mode="same"),
     )
     start = round(6.0 / step)  # 4 px inside the blob's end (the mask is a bit fat)
     first = next((i for i in range(start, min(len(s), start + 32)) if significant[i]), None)
@@ -701,18 +739,20 @@ def _walk(
         return t_end, 0.0, 0.0  # no point seen past the blob: level 0 says so
     end, i, gap, occluded = first, first, 0, False
     # the tip is placed no further out than where the ridge of change bends off the axis
-    bend = _kink(beside, evidence, kernel, start, step, threshold)
+    bend = _kink(lines, kernel, start, step, threshold)
     stop = len(s) - 1 if bend is None else max(bend, first)
     hidden = 0.0
     limit = len(s) - 1
     # Past the picture's (or the region's) edge there is nothing to see: the sampler would
     # repeat the edge pixels, and the walk would read them as a point going on.
-    h, w = evidence.shape[:2]
+    h, w = full_evidence.shape[:2]
     xs, ys = center[0] + axis[0] * s, center[1] + axis[1] * s
     outside = np.flatnonzero((xs < 0) | (xs > w - 1) | (ys < 0) | (ys > h - 1))
     at_edge = outside.size > 0 and outside[0] - 1 < limit
     if at_edge:
         limit = max(first, int(outside[0]) - 1)
+    # where the point may end on its own shadow's line (see _point_ends_here), if asked
+    may_end = None
     while i < limit:
         i += 1
         if significant[i] and not blocked[i]:
@@ -728,8 +768,11 @@ def _walk(
                 # The four tests are made one after the other and only while they hold (the
                 # walk may cross many shadow-like samples: testing all four at each was the
                 # walk's main cost); each is the same sum as before, so the same verdict.
-                steady = np.linalg.norm(now[i:ahead] - now[i], axis=1).max() < threshold
-                if steady and _point_ends_here(now, on, near, i, ahead, threshold):
+                if may_end is None:
+                    may_end = _steady(now, ahead - i, threshold) & _may_end_here(
+                        now, on, near, ahead - i, threshold
+                    )
+                if may_end[i] and _point_ends_here(now, on, near, i, ahead, threshold):
                     break
             end, gap = i, 0
             continue
@@ -762,7 +805,9 @@ def _walk(
         if gap * step >= (4.0 if i - gap < first + int(6 / step) else 2.0):
             break
     if end >= limit - 1 and not at_edge and reach < MAX_WALK_REACH_PX:
-        return _walk(evidence, center, axis, t_end, threshold, occluders, colors, bodies, 2 * reach)
+        return _walk(
+            full_evidence, center, axis, t_end, threshold, occluders, colors, bodies, 2 * reach
+        )
     if colors is not None and not occluded:
         end = _before_weak_tail(signal, on, near, was, first, end, step, threshold)
     # The point's level: the strongest signal just inside the end (the edge of a bright
@@ -826,6 +871,55 @@ def _before_weak_tail(
     return best
 
 
+def _steady(now: np.ndarray, span: int, threshold: float) -> np.ndarray:
+    """For each sample i: whether the colour ``now`` (samples x 3) at i..i+span-1 stays within
+    ``threshold`` of its value at i (False where fewer than ``span`` samples are left). All
+    samples at once: the walk tests it at many samples along a shadow."""
+    out = np.zeros(len(now), bool)
+    if len(now) < span:
+        return out
+    windows = np.lib.stride_tricks.sliding_window_view(now, span, axis=0)  # (m, 3, span)
+    moved = np.linalg.norm(windows - now[: len(windows), :, None], axis=1)
+    out[: len(windows)] = moved.max(axis=1) < threshold
+    return out
+
+
+def _may_end_here(
+    now: np.ndarray, on: np.ndarray, near: np.ndarray, span: int, threshold: float
+) -> np.ndarray:
+    """The samples i where ``_point_ends_here(now, on, near, i, i + span, threshold)`` may
+    hold, all at once: its three tests on sums taken another way (running sums in double
+    precision), each let through with a margin far above the rounding of either way. A
+    superset: the walk makes the exact test only there (it may cross hundreds of samples
+    of a shadow's colour, and testing each was the walk's main cost)."""
+    n = len(on)
+    out = np.zeros(n, bool)
+    i = np.arange(14, n - span + 1)
+    if i.size == 0:
+        return out
+
+    def window_mean(values: np.ndarray) -> np.ndarray:
+        """Mean over i-14 .. i-7 (the point 1.5-3.5 px back) for every i."""
+        total = np.concatenate([np.zeros((1, *values.shape[1:])), np.cumsum(values, axis=0)])
+        return (total[i - 6] - total[i - 14]) / 8.0
+
+    def loose(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """a > b, or nearly: within a thousandth of their size."""
+        return a > b - 1e-3 * (np.abs(a) + np.abs(b) + 1.0)
+
+    now64, on64, near64 = now.astype(np.float64), on.astype(np.float64), near.astype(np.float64)
+    recent = window_mean(now64)
+    jump = np.sqrt(((now64[i] - recent) ** 2).sum(axis=1))
+    back = window_mean(on64)
+    ahead_max = np.lib.stride_tricks.sliding_window_view(on64, span)[i].max(axis=1)
+    out[i] = (
+        loose(jump, np.full(i.size, 3 * threshold))
+        & loose(0.6 * back, ahead_max)
+        & loose(0.5 * back, window_mean(near64))
+    )
+    return out
+
+
 def _point_ends_here(
     now: np.ndarray, on: np.ndarray, near: np.ndarray, i: int, ahead: int, threshold: float
 ) -> bool:
@@ -844,8 +938,7 @@ def _point_ends_here(
 
 
 def _kink(
-    beside: Callable[[np.ndarray, np.ndarray], np.ndarray],
-    evidence: np.ndarray,
+    lines: np.ndarray,
     kernel: np.ndarray,
     start: int,
     step: float,
@@ -861,31 +954,39 @@ def _kink(
     near the axis; a line that bends once is fitted to its track where it is ``strong``, and
     the bend is kept only if the bent part runs off to one side for a few pixels and nothing
     lay on that side before it."""
-    spacing = 0.5
-    offsets = np.arange(-8.0, 8.25, spacing)
-    prof = np.stack([np.convolve(row, kernel, mode="same") for row in beside(offsets, evidence)], 1)
-    n = len(prof)
+    spacing = RIDGE_SPACING_PX
+    offsets = RIDGE_OFFSETS
+    prof = np.stack([np.convolve(row, kernel, mode="same") for row in lines], 1)
+    n, m = prof.shape
     ridge = np.full(n, np.nan)
     level = np.zeros(n)
-    rows = prof.tolist()  # the track is sequential: plain lists are quicker per sample
-    values = offsets.tolist()
+    # The track is sequential: plain lists are quicker per sample. Its weights (the positive
+    # change) and their products with the offsets are the same whichever the window: made
+    # for all samples at once, summed per window as before.
+    rows = prof.tolist()
+    weight = np.where(prof < 0.0, 0.0, prof.astype(np.float64))
+    weights, moments = weight.tolist(), (weight * offsets).tolist()
+    first = float(offsets[0])
     half = round(1.0 / spacing)
     r = 0.0
+    track: list[float] = []
+    levels: list[float] = []
     for i in range(start, n):
         row = rows[i]
         # the strongest sample within the window around the last ridge position
-        lo_k = max(0, math.ceil((r - RIDGE_WINDOW_PX - values[0]) / spacing - 1e-9))
-        hi_k = min(len(row), math.floor((r + RIDGE_WINDOW_PX - values[0]) / spacing + 1e-9) + 1)
+        lo_k = max(0, math.ceil((r - RIDGE_WINDOW_PX - first) / spacing - 1e-9))
+        hi_k = min(m, math.floor((r + RIDGE_WINDOW_PX - first) / spacing + 1e-9) + 1)
         k = max(range(lo_k, hi_k), key=row.__getitem__)
         if row[k] <= 0:
             break
-        lo_c, hi_c = max(0, k - half), min(len(row), k + half + 1)
-        w = [max(v, 0.0) for v in row[lo_c:hi_c]]
-        r = sum(a * b for a, b in zip(w, values[lo_c:hi_c], strict=True)) / max(sum(w), 1e-6)
+        lo_c, hi_c = max(0, k - half), min(m, k + half + 1)
+        r = sum(moments[i][lo_c:hi_c]) / max(sum(weights[i][lo_c:hi_c]), 1e-6)
         if abs(r) > RIDGE_LEFT_PX:
             break  # the ridge has left the dart's line
-        ridge[i] = r
-        level[i] = row[k]
+        track.append(r)
+        levels.append(row[k])
+    ridge[start : start + len(track)] = track
+    level[start : start + len(levels)] = levels
     bend = _hinge(ridge, level >= strong, start, step)
     if bend is None:
         return None
@@ -952,19 +1053,10 @@ def _hinge(
     if len(knees) == 0:
         return None
     # every knee at once: least squares on [1, x, max(0, x - knee)] by the normal equations
-    a = np.stack(
-        [
-            np.broadcast_to(ones, (len(knees), len(x))),
-            np.broadcast_to(x, (len(knees), len(x))),
-            np.maximum(0.0, x[None, :] - knees[:, None]),
-        ],
-        2,
-    )
-    ata = np.einsum("kni,knj->kij", a, a) + 1e-9 * np.eye(3)
-    coef = np.linalg.solve(ata, np.einsum("kni,n->ki", a, y)[..., None])[..., 0]
-    fitted = np.einsum("kni,ki->kn", a, coef)
-    sse = ((y[None, :] - fitted) ** 2).sum(axis=1)
-    after = (x[None, :] > knees[:, None]).sum(axis=1) * step
+    hinge = np.maximum(0.0, x[None, :] - knees[:, None])
+    ata, aty = _normal_sums(x, y, hinge)
+    coef = np.linalg.solve(ata + 1e-9 * np.eye(3), aty[..., None])[..., 0]
+    after = (len(x) - np.searchsorted(x, knees, side="right")) * step  # samples past the knee
     ok = (
         (np.abs(coef[:, 1]) <= TRACK_SLOPE)
         & (np.abs(coef[:, 2]) >= BEND_SLOPE)
@@ -974,13 +1066,47 @@ def _hinge(
     )
     if not ok.any():
         return None
-    k = int(np.argmin(np.where(ok, sse, np.inf)))
-    if sse[k] > BEND_GAIN * sse_line:
+    # the residuals only of the knees that may bend (most of the time none may)
+    rows = np.flatnonzero(ok)
+    c = coef[rows]
+    fitted = (c[:, 0:1] + hinge[rows] * c[:, 2:3]) + x[None, :] * c[:, 1:2]
+    sse = ((y[None, :] - fitted) ** 2).sum(axis=1)
+    best = int(np.argmin(sse))
+    if sse[best] > BEND_GAIN * sse_line:
         return None
-    return start + round(knees[k] / step), float(np.sign(coef[k, 2]))
+    return start + round(knees[rows[best]] / step), float(np.sign(c[best, 2]))
+
+
+def _normal_sums(x: np.ndarray, y: np.ndarray, hinge: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The normal equations of the least-squares fits of ``y`` on [1, x, hinge[k]] for every
+    row k of ``hinge``: (A^T A, A^T y) per row, (k, 3, 3) and (k, 3). Each sum is taken
+    term by term in the samples' order (a running sum), as a product-sum over the stacked
+    design matrices gives it, without building those matrices: the sums of 1 and x are
+    the same for every row."""
+
+    def total(v: np.ndarray) -> np.ndarray:
+        return np.cumsum(v, axis=-1)[..., -1]
+
+    k = len(hinge)
+    ata = np.empty((k, 3, 3))
+    ata[:, 0, 0] = float(len(x))
+    ata[:, 0, 1] = ata[:, 1, 0] = total(x)
+    ata[:, 1, 1] = total(x * x)
+    ata[:, 0, 2] = ata[:, 2, 0] = total(hinge)
+    ata[:, 1, 2] = ata[:, 2, 1] = total(x[None, :] * hinge)
+    ata[:, 2, 2] = total(hinge * hinge)
+    aty = np.empty((k, 3))
+    aty[:, 0] = total(y)
+    aty[:, 1] = total(x * y)
+    aty[:, 2] = total(hinge * y[None, :])
+    return ata, aty
 
 
 RIDGE_WINDOW_PX = 1.5
+RIDGE_SPAN_PX = 8.0  # the ridge is looked for this far either side of the axis
+RIDGE_SPACING_PX = 0.5
+# the lines beside the axis the ridge is looked for on (px)
+RIDGE_OFFSETS = np.arange(-RIDGE_SPAN_PX, RIDGE_SPAN_PX + RIDGE_SPACING_PX / 2, RIDGE_SPACING_PX)
 RIDGE_LEFT_PX = 5.0
 TRACK_SLOPE = 0.15  # the axis is good to about 8 degrees near the point
 BEND_SLOPE = 0.3  # the shadow leaves at more than about 17 degrees
