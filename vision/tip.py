@@ -960,13 +960,9 @@ def _kink(
     n, m = prof.shape
     ridge = np.full(n, np.nan)
     level = np.zeros(n)
-    # The track is sequential: plain lists are quicker per sample. Its weights (the positive
-    # change) and their products with the offsets are the same whichever the window: made
-    # for all samples at once, summed per window as before.
-    rows = prof.tolist()
-    weight = np.where(prof < 0.0, 0.0, prof.astype(np.float64))
-    weights, moments = weight.tolist(), (weight * offsets).tolist()
-    first = float(offsets[0])
+    rows = prof.tolist()  # the track is sequential: plain lists are quicker per sample
+    values = offsets.tolist()
+    first = values[0]
     half = round(1.0 / spacing)
     r = 0.0
     track: list[float] = []
@@ -980,7 +976,8 @@ def _kink(
         if row[k] <= 0:
             break
         lo_c, hi_c = max(0, k - half), min(m, k + half + 1)
-        r = sum(moments[i][lo_c:hi_c]) / max(sum(weights[i][lo_c:hi_c]), 1e-6)
+        w = [0.0 if v < 0.0 else v for v in row[lo_c:hi_c]]  # max(v, 0.0)
+        r = sum([a * b for a, b in zip(w, values[lo_c:hi_c], strict=True)]) / max(sum(w), 1e-6)
         if abs(r) > RIDGE_LEFT_PX:
             break  # the ridge has left the dart's line
         track.append(r)
