@@ -72,6 +72,8 @@ TAIL_LEVEL_PX = 4.0  # the point's level is read over this stretch before the ta
 TAIL_FRACTION = 0.25  # a tail below this part of the point's level is not the point
 TAIL_PX = 2.0  # the tapered end of a point fades within less than this
 BODY_BAND_PX = 8.0  # as for the fitted line (at about a pixel per millimetre)
+# brightness from BGR (as OpenCV's grey conversion, which the walk's change image uses)
+LUMA_BGR = np.array([0.114, 0.587, 0.299])
 # The tip walk looks this far past the blob's end (a point and the start of its shadow, at
 # about a pixel per millimetre), and further only while the dart's change goes on.
 WALK_REACH_PX = 40.0
@@ -816,7 +818,15 @@ def _walk(
     level = float(signal[lo + int(np.argmax(signal[lo : end + 1]))])
     # placed on the balanced signal unless the point is only seen against one side
     placed = balanced if float(balanced[lo : end + 1].max()) >= tau else signal
-    tip_s = _half_level(placed, s, lo, end, step, on - placed, stop, noise=tau)
+    # The brightness on the axis now and of the board under it before: the point is opaque,
+    # so where the board under its end changes colour its change to the board changes too.
+    lumas = None
+    if colors is not None:
+        lumas = (
+            np.convolve(now @ LUMA_BGR, kernel, mode="same"),
+            np.convolve(was @ LUMA_BGR, kernel, mode="same"),
+        )
+    tip_s = _half_level(placed, s, lo, end, step, on - placed, stop, noise=tau, lumas=lumas)
     if occluded:
         # The point goes on behind an earlier dart and does not come out: it enters the
         # board somewhere behind it; the middle of the hidden stretch is the best guess.
@@ -1136,6 +1146,7 @@ def _half_level(
     beside: np.ndarray,
     limit: int | None = None,
     noise: float | None = None,
+    lumas: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> float:
     """Where ``signal`` falls to half of the point's own peak in ``lo..end``, going outwards
     (sub-sample), not past sample ``limit``. ``noise``: the level of change that is surely
@@ -1145,15 +1156,26 @@ def _half_level(
     axis. The point is opaque: where it lies over a changed board (a shadow around its end)
     the axis shows the point's own contrast, not the two added. Its edge is where the axis
     is half way between the point's level and the change beside it there, so the half level
-    goes down by half of how much more changed beside it than at the peak."""
+    goes down by half of how much more changed beside it than at the peak.
+
+    ``lumas``: brightness on the axis now and of the board under it before. The point's
+    change is its contrast with the board under it, so where the board under its end turns
+    closer to the point's brightness the half level goes down with that contrast (see
+    ``_contrast_ratio``), up to ``end`` (as far as the walk followed the change)."""
     limit = len(s) - 1 if limit is None else limit
     k = _point_peak(signal, lo, end, noise)
     level = float(signal[k])
-    half = (level - (beside - beside[k])) / 2
+    clear = (level - (beside - beside[k])) / 2  # the point's own level against what is beside
+    own = np.full(len(signal), level)
+    if lumas is not None:
+        # only as far as the walk followed the point's change: past it, a board as bright as
+        # the point would let any noise pass for it
+        own[: end + 1] *= _contrast_ratio(lumas, k, noise)[: end + 1]
+    half = (own - (beside - beside[k])) / 2
     # where what lies beside is about as strong as the point, nothing tells them apart: the
     # point must stand out of it by a clear change (``noise``)
     floor = 0.0 if noise is None else noise / 2
-    while k + 1 <= limit and signal[k + 1] >= half[k + 1] and half[k + 1] >= floor:
+    while k + 1 <= limit and signal[k + 1] >= half[k + 1] and clear[k + 1] >= floor:
         k += 1
     frac = 0.0
     if k + 1 <= limit:
@@ -1161,6 +1183,40 @@ def _half_level(
         if a != b:
             frac = float(np.clip(a / (a - b), 0.0, 1.0))
     return float(s[k] - frac * step)
+
+
+def _contrast_ratio(
+    lumas: tuple[np.ndarray, np.ndarray], k: int, noise: float | None
+) -> np.ndarray:
+    """How much of the point's contrast at its peak (sample ``k``) it can show at each sample
+    (at most 1). ``lumas``: brightness on the axis now and of the board there before.
+
+    The point is opaque: it shows its own brightness whatever lies under it, and its change
+    is its contrast with the board under it. Where its end crosses onto a board closer to
+    its own brightness (from a dark printed line onto a pale field, say), a point that
+    still covers the axis fully changes less than at its peak; half of the peak's change
+    would stop the tip at the border."""
+    now, board = lumas
+    window = slice(max(0, k - 4), k + 5)  # about a pixel either side
+    point = float(np.median(now[window]))
+    expected = point - board
+    at_peak = float(np.median(np.abs(expected[window])))
+    ratio = np.ones(len(board))
+    if noise is None or at_peak < 2 * noise:
+        return ratio
+    # Only where the point could show a clear change there, and where what is seen on the
+    # axis went from the board's brightness towards the point's (a shadow past a pale
+    # point's end darkens the board instead): elsewhere nothing says the point is there.
+    # And only where the board itself changed clearly (not its grain or the light's drift,
+    # which a small contrast would magnify).
+    under = float(np.median(board[window]))
+    seen = (
+        (np.abs(expected) >= 2 * noise)
+        & ((now - board) * expected > 0)
+        & (np.abs(board - under) >= 2 * noise)
+    )
+    ratio[seen] = np.minimum(np.abs(expected[seen]) / at_peak, 1.0)
+    return ratio
 
 
 def _point_peak(signal: np.ndarray, lo: int, end: int, noise: float | None) -> int:

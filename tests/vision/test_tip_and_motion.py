@@ -283,3 +283,27 @@ def test_point_end_is_placed_against_the_change_beside_it_while_it_stands_out():
     strong[13:40] = 38.0
     tip = _half_level(faint, s, 0, 12, step, strong, noise=8.0)
     assert s[13] - step / 2 <= tip <= s[12]
+
+
+def test_half_level_follows_an_opaque_point_onto_a_paler_board():
+    # A grey point (brightness 120) over a dark printed line (40) that ends 2 px before the
+    # point does, on a pale field (150): over the field the point still covers the axis but
+    # changes it by 30, not 80. Half of 80 would put the tip at the line's edge.
+    n = 32
+    s = -0.25 * np.arange(n)
+    board = np.where(np.arange(n) < 10, 40.0, 150.0)
+    covered = np.arange(n) < 18  # the point ends at sample 18
+    now = np.where(covered, 120.0, board)
+    change = np.abs(now - board).astype(np.float32)
+    calm = np.zeros_like(change)
+    plain = _half_level(change, s, 0, 17, 0.25, calm, noise=8.0)
+    assert abs(plain - s[10]) <= 0.25  # stopped where the board changed
+    tip = _half_level(change, s, 0, 17, 0.25, calm, noise=8.0, lumas=(now, board))
+    assert abs(tip - s[18]) <= 0.25
+    # where the board merely drifts by less than a clear change, nothing changes
+    drift = np.where(np.arange(n) < 10, 40.0, 44.0)
+    now_d = np.where(covered, 120.0, drift)
+    change_d = np.abs(now_d - drift).astype(np.float32)
+    assert _half_level(change_d, s, 0, 17, 0.25, calm, noise=8.0, lumas=(now_d, drift)) == (
+        _half_level(change_d, s, 0, 17, 0.25, calm, noise=8.0)
+    )
