@@ -97,6 +97,8 @@ class KnownDart:
     ys: np.ndarray = field(repr=False)
     xs: np.ndarray = field(repr=False)
     box: tuple[int, int, int, int] = (0, 0, 0, 0)  # x0, y0, x1, y1 (full-res pixels)
+    axis: tuple[float, float] = (0.0, 0.0)  # unit, from the point towards the flights
+    length_px: float = 0.0  # from the point to the far end of the flights
 
 
 class Detector:
@@ -614,6 +616,7 @@ class Detector:
             return events
         self.darts = remaining
         known = _known_darts_mask(self.darts, box)
+        flanks = _earlier_flanks(self.darts, box, known)
 
         evidence = np.minimum(d_scene, d_ref)
         earlier = beyond(max_channel_absdiff(scene, reference))  # earlier objects: darts, pieces
@@ -632,6 +635,7 @@ class Detector:
         substantial = False  # something object-like changed: then it is no bounce-out
         found: list[_Candidate] = []
         pieces: list[tuple[float, TipFit, np.ndarray]] = []  # fitted but not dart-like alone
+        rims: list[tuple[np.ndarray, float]] = []  # a new dart's edges along earlier darts
         groups = self._groups(new)
         # Where each blob lies in the region: what is measured of a blob alone is measured
         # there (most blobs are small specks in a big region).
@@ -687,6 +691,10 @@ class Detector:
                 found.append(_ranked(fit, group, shadow, mm, slender, plain=False))
                 continue
             fit = at_shadow_start(fit, group, shadow, mm)
+            if _point_on_flank(fit, group, flanks, mm):
+                pieces.append((0.0, fit, group))  # a new dart's edge along an earlier one
+                rims.append((group, mm))
+                continue
             dart = self._is_dart(fit, group, mm, group & shadow)
             if not dart and fit.point_seen and not fit.occluded:
                 # A dart that landed right beside an earlier one, along it, is seen only
@@ -729,6 +737,11 @@ class Detector:
         # it hides). Two darts thrown within a settle (< 0.3 s) are rare; a second one must
         # be a dart by its own clear blob, apart from the first.
         found = self._tufts_joined(_without_tail_pieces(found), pieces, shadow, (x0, y0))
+        if not found and rims and flanks is not None:
+            # Only the rim of a new dart along an earlier one changed: it landed tightly
+            # beside that dart's point and hides behind it (or hides it) but for that rim.
+            # Its point is not seen: say so (a wide sigma), rather than place it anywhere.
+            found = [_hidden_along(rims, flanks, shadow)]
         found.sort(key=lambda c: -c.score)
         accepted = found[:1]
         for candidate in found[1:]:
@@ -752,7 +765,10 @@ class Detector:
             fit, group = candidate.fit, candidate.group
             event = self._dart_event(name, fit, (x0, y0))
             rows, cols = _picture_pixels(group, (x0, y0))
-            self.darts.append(KnownDart(event, rows, cols, (x0, y0, x1, y1)))
+            known_dart = KnownDart(
+                event, rows, cols, (x0, y0, x1, y1), fit.axis, _reach_px(group, fit)
+            )
+            self.darts.append(known_dart)
             events.append(event)
         # A long new shadow: something stands out of the board (a dart seen end-on whose
         # flights hardly show), so the dart did not bounce out.
@@ -1238,6 +1254,117 @@ def _known_darts_mask(darts: list[KnownDart], box: tuple[int, int, int, int]) ->
         inside = (known.ys >= y0) & (known.ys < y1) & (known.xs >= x0) & (known.xs < x1)
         mask[known.ys[inside] - y0, known.xs[inside] - x0] = True
     return mask if mask.any() else None
+
+
+def _earlier_lines(
+    darts: list[KnownDart], box: tuple[int, int, int, int]
+) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Each earlier dart's line in the region's pixels: its point, the unit axis from the
+    point towards its flights and its length (px)."""
+    lines = []
+    for known in darts:
+        if known.length_px <= 0.0:
+            continue
+        tip = np.array(known.event.tip_px, np.float64) - box[:2]
+        lines.append((tip, np.array(known.axis, np.float64), known.length_px))
+    return lines
+
+
+# The visible end of a new blob this close (px) to an earlier dart's pixels touches it.
+FLANK_PX = 2.0
+# Behind this part of an earlier dart's length from its point lie its barrel, shaft and
+# flights: a new dart along it cannot show its point there, only its own edges.
+FLANK_FROM = 1.0 / 3.0
+# A rim lies (but for stray pixels) on the earlier dart's line, within its length.
+RIM_INSIDE = 0.7
+
+
+@dataclass
+class _Flanks:
+    """The earlier darts in a region: their lines and each pixel's distance to them."""
+
+    lines: list[tuple[np.ndarray, np.ndarray, float]]
+    distance: np.ndarray
+
+
+def _earlier_flanks(
+    darts: list[KnownDart], box: tuple[int, int, int, int], known: np.ndarray | None
+) -> _Flanks | None:
+    """The earlier darts' lines and distance map within ``box`` (None: none lies there)."""
+    if known is None:
+        return None
+    lines = _earlier_lines(darts, box)
+    if not lines:
+        return None
+    distance = cv2.distanceTransform((~known).astype(np.uint8), cv2.DIST_L2, 3)
+    return _Flanks(lines, distance)
+
+
+def _point_on_flank(fit: TipFit, group: np.ndarray, flanks: _Flanks | None, mm: float) -> bool:
+    """Whether the blob ``group`` of ``fit`` is only a rim along an earlier dart: its point
+    touches that dart behind that dart's point, and the blob lies on that dart's line (within
+    a flight's half span of it) between its point and a little past its far end. A new
+    dart that landed tightly along an earlier one shows there only the rim where its own
+    shaft or flights stick out of the earlier dart's (they are shifted along the line by
+    as much as the points are); the end of such a rim is no point on the board. A point
+    that does show there stands off the earlier dart (it is not covered by it), or its
+    body runs off the earlier dart's line; one hidden behind it is not seen."""
+    if flanks is None:
+        return False
+    h, w = flanks.distance.shape
+    tx, ty = fit.tip
+    col, row = round(tx), round(ty)
+    # a rim is as wide as the shift between the two darts: its end is within that width
+    near = max(FLANK_PX, 0.5 * fit.width_px)
+    if not (0 <= row < h and 0 <= col < w) or flanks.distance[row, col] > near:
+        return False
+    band = FLIGHT_HALF_SPAN_MM / mm
+    ys, xs = np.nonzero(group)
+    for tip, axis, length in flanks.lines:
+        along, across = axis_coordinates(np.array([tx]), np.array([ty]), tip, axis)
+        if not (FLANK_FROM * length <= along[0] <= length + band and abs(across[0]) <= band):
+            continue
+        along, across = axis_coordinates(xs, ys, tip, axis)
+        inside = (along >= 0) & (along <= length + band) & (np.abs(across) <= band)
+        if inside.mean() > RIM_INSIDE:
+            return True
+    return False
+
+
+def _hidden_along(
+    rims: list[tuple[np.ndarray, float]], flanks: _Flanks, shadow: np.ndarray
+) -> _Candidate:
+    """A dart hidden along an earlier one, known only by its rims (``_point_on_flank``): its
+    point at that dart's point, moved back along its line by as far as the rims reach past
+    that dart's far end (the two darts are shifted along the line by about as much); the
+    point is unseen and the move uncertain (``hidden_px``)."""
+    group = np.zeros_like(shadow)
+    for rim, _mm in rims:
+        group |= rim
+    mm = rims[0][1]
+    ys, xs = np.nonzero(group)
+    best = None
+    for tip, axis, length in flanks.lines:
+        along, across = axis_coordinates(xs, ys, tip, axis)
+        off = float(np.median(np.abs(across)))
+        if best is None or off < best[0]:
+            best = (off, tip, axis, length, float(along.max()))
+    assert best is not None
+    _off, tip, axis, length, reach = best
+    shift = min(max(reach - length, 0.0), length / 3)
+    point = tip + shift * axis
+    fit = TipFit(
+        tip=(float(point[0]), float(point[1])),
+        axis=(float(axis[0]), float(axis[1])),
+        length_px=length,
+        width_px=1.0,
+        contrast=0.0,
+        occluded=True,
+        quality=0.0,
+        hidden_px=2.0 * shift,
+        point_seen=False,
+    )
+    return _ranked(fit, group, shadow, mm, 1.0, plain=False)
 
 
 def _along_earlier(fit: TipFit, group: np.ndarray, known: np.ndarray | None) -> float:

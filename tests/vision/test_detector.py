@@ -354,3 +354,106 @@ def test_flights_off_a_slivers_fitted_line_by_its_slant_are_behind_its_point():
     slope = _axis_slope(fit)
     assert _behind_point(fit, flights, sliver, shadow, mm, slope)
     assert not _behind_point(fit, far_off, sliver, shadow, mm, slope)
+
+
+def _tight_group(seed: int, off_mm: float):
+    """Photos of the empty board, of one dart, and of a second dart of the same model and
+    direction whose point is ``off_mm`` behind the first's along the first's image line:
+    the second hides behind the first but for the rim where its shaft and flights stick out
+    further back. Returns the detector's darts at each photo and both true points."""
+    import boards
+    from calibration.model import from_camera
+    from vision.detector import Detector
+    from vision.frames import Frame
+    from vision.sim.darts import Dart, DartModel
+    from vision.sim.render import FrameSpec, Renderer
+    from vision.sim.scenario import CameraSetup
+    from vision.sim.testing import STEADY_LIGHT
+
+    board = boards.load("classic")
+    camera = CameraSetup(35.0, 30.0, 0.0, 65.0, (-0.12, 0.03, 0, 0, 0)).camera(board)
+    rng = np.random.default_rng(seed)
+    model = DartModel.random(np.random.default_rng(seed))
+    tip = (200.0, 210.0)
+    first = Dart(tip, Dart.random_direction(rng), model)
+    ends = camera.project(np.vstack([[*tip, 0.0], first.axis_point(120.0)]))
+    line = (ends[1] - ends[0]) / np.linalg.norm(ends[1] - ends[0])
+    # the direction on the board whose image runs along the first dart's image line
+    angles = np.linspace(0.0, math.pi, 721)
+    ring = np.column_stack([tip[0] + np.cos(angles), tip[1] + np.sin(angles), 0 * angles])
+    steps = camera.project(ring) - ends[0]
+    across = np.abs(steps[:, 0] * line[1] - steps[:, 1] * line[0])
+    angle = angles[int(np.argmin(across))]
+    steps_toward = (camera.project(ring[[int(np.argmin(across))]]) - ends[0])[0] @ line
+    sign = 1.0 if steps_toward > 0 else -1.0  # behind the point: towards the flights
+    second_tip = (
+        tip[0] + sign * off_mm * math.cos(angle),
+        tip[1] + sign * off_mm * math.sin(angle),
+    )
+    second = Dart(second_tip, first.direction, model)
+    renderer = Renderer(board, camera, STEADY_LIGHT, 2.0, None, seed=seed)
+    detector = Detector(board, from_camera(camera, board.id))
+    found = []
+    for k, objects in enumerate([(), (first,), (first, second)]):
+        image = renderer.render(FrameSpec(objects, 2.0 * k))
+        found.append(darts([(0, e) for e in detector.process_still(Frame(image, 2.0 * k, "p"))]))
+    return found, tip, second_tip
+
+
+def test_dart_hidden_along_an_earlier_one_is_not_put_at_its_flights_rim():
+    """A tight group: the second dart landed 6 mm behind the first's point on the first's
+    image line and hides behind it, but for the rim where its flights stick out of the
+    first's. The rim's end is no point (it was reported 109 mm off with a sigma of 0.7 mm):
+    the dart is put at the first's point, moved back by as far as the rim sticks out, with
+    a sigma that says its point was not seen."""
+    found, tip, second_tip = _tight_group(2, 6.0)
+    assert (
+        len(found[1]) == 1 and math.hypot(found[1][0].x_mm - tip[0], found[1][0].y_mm - tip[1]) < 2
+    )
+    assert len(found[2]) == 1
+    dart = found[2][0]
+    error = math.hypot(dart.x_mm - second_tip[0], dart.y_mm - second_tip[1])
+    assert error < 2.5, error
+    assert dart.sigma_mm >= 5.0  # the point was not seen
+
+
+def test_a_point_touching_an_earlier_dart_behind_its_point_is_a_rim_not_a_point():
+    """The rim where a new dart's shaft or flights stick out of an earlier one's, behind the
+    earlier point and on its line, has an end that is no point; a sliver ahead of the
+    earlier point, a point standing off the earlier dart, or a dart crossing it are points."""
+    from vision.detector import KnownDart, _earlier_flanks, _known_darts_mask, _point_on_flank
+    from vision.events import DartEvent
+    from vision.tip import TipFit
+
+    earlier = np.zeros((120, 200), bool)
+    earlier[58:63, 20:130] = True  # point, barrel and shaft along y = 60, point at x = 20
+    earlier[45:76, 130:170] = True  # its flights
+    rows, cols = np.nonzero(earlier)
+    event = DartEvent("earlier", 0.0, 0.0, 1.0, None, (), (20.0, 60.0))
+    known_dart = KnownDart(event, rows, cols, (0, 0, 200, 120), (1.0, 0.0), 150.0)
+    box = (0, 0, 200, 120)
+    flanks = _earlier_flanks([known_dart], box, _known_darts_mask([known_dart], box))
+
+    def point(x: float, y: float) -> TipFit:
+        return TipFit((x, y), (1.0, 0.0), 30.0, 4.0, 4.0, False, 1.0)
+
+    def rim(x0: int, x1: int, y0: int, y1: int) -> np.ndarray:
+        blob = np.zeros_like(earlier)
+        blob[y0:y1, x0:x1] = True
+        return blob
+
+    # the end of a rim along the earlier dart's flights or shaft
+    assert _point_on_flank(point(171.0, 60.0), rim(160, 172, 44, 77), flanks, 1.0)
+    assert _point_on_flank(point(100.0, 64.0), rim(100, 130, 63, 66), flanks, 1.0)
+    # a point just ahead of the earlier point (a sliver), or beside its point's end
+    assert not _point_on_flank(point(16.0, 60.0), rim(16, 60, 58, 63), flanks, 1.0)
+    assert not _point_on_flank(point(30.0, 64.0), rim(30, 60, 63, 66), flanks, 1.0)
+    # a point standing off the earlier dart
+    assert not _point_on_flank(point(100.0, 75.0), rim(100, 130, 75, 78), flanks, 1.0)
+    # a point touching the earlier shaft whose body runs off the earlier dart's line: a
+    # dart crossing it, not a rim
+    crossing = np.zeros_like(earlier)
+    for k in range(60):
+        crossing[64 + k // 2 : 67 + k // 2, 100 + k] = True
+    assert not _point_on_flank(point(100.0, 64.0), crossing, flanks, 1.0)
+    assert _earlier_flanks([known_dart], box, None) is None
