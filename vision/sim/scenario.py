@@ -22,6 +22,7 @@ from vision.sim.darts import VIVID, Dart, DartModel, Magnet, Pin, SceneObject
 from vision.sim.render import FrameSpec, Hand, Light, Renderer
 
 FPS = 15.0
+GROUP_SPAWN_KEY = 1 << 20  # see SessionBuilder.__post_init__
 LENSES: tuple[tuple[float, ...], ...] = (
     (0.0, 0.0, 0.0, 0.0, 0.0),
     (-0.12, 0.03, 0.0, 0.0, 0.0),
@@ -100,11 +101,21 @@ class SessionBuilder:
     vibration: bool = True  # darts vibrate for a frame or two after the impact
     knock_rate: float = 0.0  # chance that pulling the darts moves the board in the picture
     knock_px: tuple[float, float] = (0.0, 0.0)  # how far it has moved so far
+    # A dart thrown near the previous one lands this far from its tip (mm) and, thrown by the
+    # same player from the same stance, leans the same way but for this spread (degrees, per
+    # axis): real groups are tight and their darts nearly parallel.
+    group_mm: tuple[float, float] = (3.0, 28.0)
+    group_spread_deg: float = 2.5
 
     def __post_init__(self) -> None:
         # Draws added later come from children of the session's rng: the throws stay the same.
         self.extra_rng = self.rng.spawn(1)[0]
         self.knock_rng = self.rng.spawn(1)[0]
+        # Grouped throws' spread: a child of the same seed that no spawn() reaches (spawning
+        # one more here would change the children made after it: the dart models' finish).
+        seq = self.rng.bit_generator.seed_seq
+        key = (*seq.spawn_key, GROUP_SPAWN_KEY)
+        self.group_rng = np.random.default_rng(np.random.SeedSequence(seq.entropy, spawn_key=key))
 
     # --- time ----------------------------------------------------------------------------
     def _emit(self, hand: Hand | None = None, shake=(0.0, 0.0)) -> int:
@@ -125,7 +136,7 @@ class SessionBuilder:
         w, h = self.camera.image_size
         for _ in range(500):
             if near is not None:
-                r, a = self.rng.uniform(6, 28), self.rng.uniform(0, 2 * math.pi)
+                r, a = self.rng.uniform(*self.group_mm), self.rng.uniform(0, 2 * math.pi)
                 p = (near[0] + r * math.cos(a), near[1] + r * math.sin(a))
             else:
                 p = (self.rng.uniform(minx, maxx), self.rng.uniform(miny, maxy))
@@ -142,11 +153,18 @@ class SessionBuilder:
 
     def throw(self, bounce: bool = False, near_previous: bool = False) -> None:
         previous = [o for o in self.objects if isinstance(o, Dart)]
-        near = previous[-1].tip_mm if near_previous and previous else None
-        tip = self.random_tip(near)
+        leader = previous[-1] if near_previous and previous else None
+        tip = self.random_tip(leader.tip_mm if leader is not None else None)
         model = self.models[int(self.rng.integers(len(self.models)))]
         model = replace(model, flight_roll=float(self.rng.uniform(0, math.pi / 2)))
-        dart = Dart(tip, Dart.random_direction(self.rng), model)
+        direction = Dart.random_direction(self.rng)
+        if leader is not None:
+            # The same player's next dart of the set: the same model (its flights turned
+            # differently) and nearly the same direction. The draws above are still made, so
+            # the rest of the session's throws stay as they were.
+            model = replace(leader.model, flight_roll=model.flight_roll)
+            direction = self._parallel_to(leader.direction)
+        dart = Dart(tip, direction, model)
         self.objects.append(dart)
         # Impact: the board and the camera mount shake for a couple of frames.
         amp = self.rng.uniform(0.2, 1.2)
@@ -188,6 +206,18 @@ class SessionBuilder:
             )
             self.events.append({"event": "dart", "frame": first, "x_mm": tip[0], "y_mm": tip[1]})
         self.idle(int(self.rng.integers(8, 14)))
+
+    def _parallel_to(self, direction: tuple[float, float, float]) -> tuple[float, float, float]:
+        """A direction a few degrees from ``direction`` (a grouped throw's spread)."""
+        d = np.asarray(direction, dtype=float)
+        d /= np.linalg.norm(d)
+        u = np.cross(d, (1.0, 0.0, 0.0) if abs(d[0]) < 0.9 else (0.0, 1.0, 0.0))
+        u /= np.linalg.norm(u)
+        v = np.cross(d, u)
+        a, b = np.radians(self.group_rng.normal(0.0, self.group_spread_deg, 2))
+        turned = d + math.tan(a) * u + math.tan(b) * v
+        turned /= np.linalg.norm(turned)
+        return float(turned[0]), float(turned[1]), float(turned[2])
 
     def _wobble(self, dart: Dart) -> list[Dart] | None:
         """The dart in its first frames: it swings about its point, damped, blurred by the
