@@ -616,7 +616,7 @@ class Detector:
             return events
         self.darts = remaining
         known = _known_darts_mask(self.darts, box)
-        flanks = _earlier_flanks(self.darts, box, known)
+        flanks = _earlier_flanks(self.darts, box, known, self.config.unseen_point_sigma_mm)
 
         evidence = np.minimum(d_scene, d_ref)
         earlier = beyond(max_channel_absdiff(scene, reference))  # earlier objects: darts, pieces
@@ -1257,16 +1257,23 @@ def _known_darts_mask(darts: list[KnownDart], box: tuple[int, int, int, int]) ->
 
 
 def _earlier_lines(
-    darts: list[KnownDart], box: tuple[int, int, int, int]
-) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    darts: list[KnownDart], box: tuple[int, int, int, int], unseen_sigma: float = 0.0
+) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
     """Each earlier dart's line in the region's pixels: its point, the unit axis from the
-    point towards its flights and its length (px)."""
+    point towards its flights, its length and how far its own pixels reach beside the line
+    (px; its flights, as they look from the camera). That reach is known only for a dart
+    placed by its seen point (sigma below ``unseen_sigma``): a dart placed without one may
+    lie off its pixels' line (0 then)."""
     lines = []
     for known in darts:
         if known.length_px <= 0.0:
             continue
-        tip = np.array(known.event.tip_px, np.float64) - box[:2]
-        lines.append((tip, np.array(known.axis, np.float64), known.length_px))
+        tip = np.array(known.event.tip_px, np.float64)
+        axis = np.array(known.axis, np.float64)
+        _along, across = axis_coordinates(known.xs, known.ys, tip, axis)
+        seen = known.event.sigma_mm < unseen_sigma and across.size
+        reach = float(np.abs(across).max()) if seen else 0.0
+        lines.append((tip - box[:2], axis, known.length_px, reach))
     return lines
 
 
@@ -1275,6 +1282,9 @@ FLANK_PX = 2.0
 # Behind this part of an earlier dart's length from its point lie its barrel, shaft and
 # flights: a new dart along it cannot show its point there, only its own edges.
 FLANK_FROM = 1.0 / 3.0
+# Flights stand out of the board towards the camera: beside its line, an earlier dart's
+# flights look up to this many times a flight's span on the board.
+FLIGHT_LOOK_MAX = 2.0
 # A rim lies (but for stray pixels) on the earlier dart's line, within its length.
 RIM_INSIDE = 0.7
 
@@ -1283,17 +1293,20 @@ RIM_INSIDE = 0.7
 class _Flanks:
     """The earlier darts in a region: their lines and each pixel's distance to them."""
 
-    lines: list[tuple[np.ndarray, np.ndarray, float]]
+    lines: list[tuple[np.ndarray, np.ndarray, float, float]]
     distance: np.ndarray
 
 
 def _earlier_flanks(
-    darts: list[KnownDart], box: tuple[int, int, int, int], known: np.ndarray | None
+    darts: list[KnownDart],
+    box: tuple[int, int, int, int],
+    known: np.ndarray | None,
+    unseen_sigma: float = 0.0,
 ) -> _Flanks | None:
     """The earlier darts' lines and distance map within ``box`` (None: none lies there)."""
     if known is None:
         return None
-    lines = _earlier_lines(darts, box)
+    lines = _earlier_lines(darts, box, unseen_sigma)
     if not lines:
         return None
     distance = cv2.distanceTransform((~known).astype(np.uint8), cv2.DIST_L2, 3)
@@ -1320,12 +1333,15 @@ def _point_on_flank(fit: TipFit, group: np.ndarray, flanks: _Flanks | None, mm: 
         return False
     band = FLIGHT_HALF_SPAN_MM / mm
     ys, xs = np.nonzero(group)
-    for tip, axis, length in flanks.lines:
+    for tip, axis, length, reach in flanks.lines:
+        # beside the line, a rim reaches as far as the earlier dart's own flights do (they
+        # stand out of the board and look bigger than a flight's span on it)
+        beside = max(band, min(reach, FLIGHT_LOOK_MAX * band))
         along, across = axis_coordinates(np.array([tx]), np.array([ty]), tip, axis)
-        if not (FLANK_FROM * length <= along[0] <= length + band and abs(across[0]) <= band):
+        if not (FLANK_FROM * length <= along[0] <= length + band and abs(across[0]) <= beside):
             continue
         along, across = axis_coordinates(xs, ys, tip, axis)
-        inside = (along >= 0) & (along <= length + band) & (np.abs(across) <= band)
+        inside = (along >= 0) & (along <= length + band) & (np.abs(across) <= beside)
         if inside.mean() > RIM_INSIDE:
             return True
     return False
@@ -1344,7 +1360,7 @@ def _hidden_along(
     mm = rims[0][1]
     ys, xs = np.nonzero(group)
     best = None
-    for tip, axis, length in flanks.lines:
+    for tip, axis, length, _reach in flanks.lines:
         along, across = axis_coordinates(xs, ys, tip, axis)
         off = float(np.median(np.abs(across)))
         if best is None or off < best[0]:
