@@ -19,6 +19,34 @@ def max_channel_absdiff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return diff
 
 
+def lowpass_absdiff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest change of any colour channel after the same mild low-pass of
+    both pictures (a signed difference smoothed before its size is taken).
+
+    A photo put onto another's pixel grid is resampled, and resampling loses fine detail
+    (near the pixel's own scale) by an amount that depends on where between pixels each
+    sample falls: along thin printed lines and sharp edges two photos resampled differently
+    (or one resampled and one not) then differ in a fine ripple of both signs. The same
+    low-pass on both sides takes away the detail that only one side still has, and the
+    ripple cancels; a dart's change keeps one sign across its body and stays."""
+    diff = np.abs(cv2.GaussianBlur(cv2.subtract(a, b, dtype=cv2.CV_32F), (3, 3), 0))
+    if diff.ndim == 3:
+        blue, green, red = cv2.split(diff)
+        return cv2.max(cv2.max(blue, green), red)
+    return diff
+
+
+def fine_detail(image: np.ndarray) -> np.ndarray:
+    """Per pixel, the detail that the low-pass of ``lowpass_absdiff`` takes away (largest over
+    the colour channels), widened by a pixel: where resampling can change a picture."""
+    f32 = image.astype(np.float32)
+    detail = cv2.absdiff(f32, cv2.GaussianBlur(f32, (3, 3), 0))
+    if detail.ndim == 3:
+        blue, green, red = cv2.split(detail)
+        detail = cv2.max(cv2.max(blue, green), red)
+    return cv2.dilate(detail, np.ones((3, 3), np.uint8))
+
+
 def luma_absdiff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per pixel, the change of brightness (sharper than colour in compressed video, which
     keeps colour at half resolution)."""

@@ -12,6 +12,7 @@ calibration, so the same code suits any camera, lens and resolution.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -30,7 +31,9 @@ from vision.align import (
 )
 from vision.changes import (
     edge_strength,
+    fine_detail,
     gain_field,
+    lowpass_absdiff,
     luma_absdiff,
     max_channel_absdiff,
     misregistration_px,
@@ -137,6 +140,7 @@ class Detector:
         self._allowance: np.ndarray | None = None
         # how far the board moved in the picture since the empty board was taken (x, y px)
         self.camera_shift_px: tuple[float, float] = (0.0, 0.0)
+        self._stills = False  # separate photos, each put onto the empty board's grid
         self.last_timing: dict[str, float] = {}
         # the boxes the last settle looked in (a probe for tests and tools)
         self.last_regions: list[tuple[int, int, int, int]] = []
@@ -198,6 +202,7 @@ class Detector:
         a photo cannot show a dart falling."""
         image = frame.image
         small = downscale(image, self.config.gate_width)
+        self._stills = True
         if self.state == "warmup":
             self._start(image, small)
             return []
@@ -292,6 +297,12 @@ class Detector:
             return image, small
         image = self._undo_shift(image, self.camera_shift_px)
         return image, downscale(image, self.config.gate_width)
+
+    @property
+    def _resampled(self) -> bool:
+        """Whether the pictures compared may have been resampled onto the empty board's grid
+        (separate photos, or video frames after the board or camera moved)."""
+        return self._stills or self.camera_shift_px != (0.0, 0.0)
 
     def _small_in_reference_grid(self, small: np.ndarray) -> np.ndarray:
         """The gate's small picture on the empty board's grid (cheap: it is small)."""
@@ -631,6 +642,8 @@ class Detector:
         # in front of the new point.
         bodies = occluders & ~shadow_like(scene, reference, earlier.astype(np.float32), t)
         smooth = cv2.GaussianBlur(evidence, (3, 3), 0)
+        if self._resampled:
+            smooth[self._resampling_ripple(roi, scene, reference, t, beyond)] = 0.0
         new = (smooth > t * 0.8).astype(np.uint8)
         substantial = False  # something object-like changed: then it is no bounce-out
         found: list[_Candidate] = []
@@ -780,6 +793,35 @@ class Detector:
         return events
 
     # --- pieces of the decision ----------------------------------------------------------------
+    @staticmethod
+    def _resampling_ripple(
+        roi: np.ndarray,
+        scene: np.ndarray,
+        reference: np.ndarray,
+        t: float,
+        beyond: Callable[[np.ndarray], np.ndarray],
+    ) -> np.ndarray:
+        """Where a change between pictures resampled onto the empty board's grid is only the
+        ripple of resampling: a picture resampled loses fine detail (printed lines, sharp
+        edges) by an amount that depends on where between pixels its samples fell, so two of
+        them differ there in a fine ripple of both signs (see ``lowpass_absdiff``). That is
+        where the stored pictures hold fine detail and the change does not stand after the
+        same low-pass of both sides, where the ripple cancels. A thin point keeps half its
+        change through that low-pass (a pixel-wide line does), so half the threshold is
+        asked of it there; and resampling keeps at least half of a picture's finest detail,
+        so detail of half the threshold can ripple. Elsewhere (plain board) a change is taken
+        as it is: a point a pixel wide, or with a bright line along it, may not stand the
+        low-pass. ``beyond``: takes off the allowance for the photos' residual shift."""
+        lowpass = np.minimum(
+            beyond(lowpass_absdiff(roi, scene)), beyond(lowpass_absdiff(roi, reference))
+        )
+        # A dart crossing a printed line changes sign there (lighter than the line, darker
+        # than the board beside it), and its low-passed change dips for the line's width:
+        # what stands within two pixels counts, so the dart is not cut in two.
+        lowpass = cv2.dilate(lowpass, np.ones((5, 5), np.uint8))
+        fine = cv2.max(fine_detail(scene), fine_detail(reference))
+        return (fine > 0.4 * t) & (lowpass <= 0.4 * t)
+
     def _tufts_joined(
         self,
         found: list[_Candidate],
