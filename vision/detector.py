@@ -140,7 +140,8 @@ class Detector:
         self._allowance: np.ndarray | None = None
         # how far the board moved in the picture since the empty board was taken (x, y px)
         self.camera_shift_px: tuple[float, float] = (0.0, 0.0)
-        self._stills = False  # separate photos, each put onto the empty board's grid
+        # photos had to be turned back onto the empty board's grid (a camera held in the hand)
+        self._turned = False
         self.last_timing: dict[str, float] = {}
         # the boxes the last settle looked in (a probe for tests and tools)
         self.last_regions: list[tuple[int, int, int, int]] = []
@@ -202,7 +203,6 @@ class Detector:
         a photo cannot show a dart falling."""
         image = frame.image
         small = downscale(image, self.config.gate_width)
-        self._stills = True
         if self.state == "warmup":
             self._start(image, small)
             return []
@@ -231,6 +231,7 @@ class Detector:
             and turned_px(homography, start, self._board_corners_px) > TURN_PX
         ):
             assert self.reference is not None
+            self._turned = True
             return warp_back(image, homography, self.reference)
         if shift is None or math.hypot(*shift) < 0.05:
             return image
@@ -301,8 +302,11 @@ class Detector:
     @property
     def _resampled(self) -> bool:
         """Whether the pictures compared may have been resampled onto the empty board's grid
-        (separate photos, or video frames after the board or camera moved)."""
-        return self._stills or self.camera_shift_px != (0.0, 0.0)
+        at a phase that differs across the picture: photos turned back by a homography (a
+        camera held in the hand), or video frames after the board or camera moved. (Photos
+        only shifted back, a tripod touched, share one phase over the picture: the measured
+        threshold and the shift allowance already take in what they lose.)"""
+        return self._turned or self.camera_shift_px != (0.0, 0.0)
 
     def _small_in_reference_grid(self, small: np.ndarray) -> np.ndarray:
         """The gate's small picture on the empty board's grid (cheap: it is small)."""
