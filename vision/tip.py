@@ -68,6 +68,9 @@ SHADOW_LINE_MM = 40.0
 # Widths are read to about a pixel (at about a pixel per millimetre): two ends whose widths
 # differ by no more do not tell the flights from the point.
 WIDTH_READ_PX = 1.0
+# A fitted line with its own (not shadow-like) pixels along less than this part of its
+# stretch runs along the dart's shadow, not along the dart.
+SHADOW_LINE_OWN = 0.25
 TAIL_LEVEL_PX = 4.0  # the point's level is read over this stretch before the tail
 TAIL_FRACTION = 0.25  # a tail below this part of the point's level is not the point
 TAIL_PX = 2.0  # the tapered end of a point fades within less than this
@@ -417,6 +420,7 @@ def fit_tip(
     of a body found from the flights (see ``Lean``); ``bodies`` the part of ``occluders``
     that is not an earlier object's shadow."""
     body = mask
+    without = None
     if shadow is not None:
         without = mask & ~shadow
         if np.count_nonzero(without) >= max(30, 0.05 * np.count_nonzero(mask)):
@@ -427,6 +431,20 @@ def fit_tip(
     xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
     w = np.minimum(evidence[ys, xs].astype(np.float64), 4 * threshold) + 1e-6
     center, axis = _ransac_line(xs_f, ys_f, w, band=2.0)
+    if body is mask and without is not None and np.count_nonzero(without) >= 30:
+        # A low light casts a shadow far bigger than the dart, and the line may follow it.
+        # A dart's body is no shadow: a line with its own pixels along little of it is
+        # the dart's own shadow, so the line is fitted again on the dart's own pixels.
+        t_all, n_all = axis_coordinates(xs_f, ys_f, center, axis)
+        near = np.abs(n_all) <= 2.0
+        steps = np.unique(np.floor(t_all[near]))
+        own = np.unique(np.floor(t_all[near & ~shadow[ys, xs]]))
+        if len(own) < SHADOW_LINE_OWN * len(steps):
+            body = without
+            ys, xs = np.nonzero(body)
+            xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
+            w = np.minimum(evidence[ys, xs].astype(np.float64), 4 * threshold) + 1e-6
+            center, axis = _ransac_line(xs_f, ys_f, w, band=2.0)
     t, n = axis_coordinates(xs_f, ys_f, center, axis)
     on_line = np.abs(n) <= 8.0
     t_min, t_max = float(t[on_line].min()), float(t[on_line].max())
