@@ -93,13 +93,21 @@ def _held_in_hand(h: int, w: int) -> np.ndarray:
     return centre @ tilt @ turn @ np.linalg.inv(centre)
 
 
-def test_a_turned_photo_put_back_leaves_no_change_along_thin_printed_lines():
-    board = _thin_lines(np.random.default_rng(2))
+def _photo_held_in_hand(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A sheet of thin printed lines, the turn of a camera held in the hand, and the photo
+    of the sheet taken so (resampled with the usual bicubic filter)."""
+    board = _thin_lines(np.random.default_rng(seed))
     h, w = board.shape[:2]
     homography = _held_in_hand(h, w)
     photo = cv2.warpPerspective(
         board, homography, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REFLECT
     )
+    return board, homography, photo
+
+
+def test_a_turned_photo_put_back_leaves_no_change_along_thin_printed_lines():
+    board, homography, photo = _photo_held_in_hand(2)
+    h, w = board.shape[:2]
     # a dart: a thin bar, 3 px wide, darker than the sheet, on the photo's own grid
     cv2.line(photo, (300, 150), (420, 200), (150, 150, 150), 3)
     back = warp_back(photo, homography, board)
@@ -121,12 +129,8 @@ def test_a_turned_photo_put_back_leaves_no_change_along_thin_printed_lines():
 
 
 def test_the_change_mask_drops_the_ripple_of_resampling_and_keeps_a_dart_across_lines():
-    board = _thin_lines(np.random.default_rng(4))
+    board, homography, photo = _photo_held_in_hand(4)
     h, w = board.shape[:2]
-    homography = _held_in_hand(h, w)
-    photo = cv2.warpPerspective(
-        board, homography, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REFLECT
-    )
     # a long thin dart that crosses several printed lines
     cv2.line(photo, (100, 60), (540, 300), (150, 150, 150), 2, cv2.LINE_AA)
     back = warp_back(photo, homography, board)
