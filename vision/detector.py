@@ -846,7 +846,7 @@ class Detector:
         for i, candidate in enumerate(found):
             ys, xs = np.nonzero(candidate.group)
             middle = (float(xs.mean()) + offset[0], float(ys.mean()) + offset[1])
-            mm = self.calibration.mm_per_pixel(middle)
+            mm = self._mm_at(middle)
             if candidate.fit.length_px * mm >= JOIN_TUFT_MM:
                 continue
             for j, (fit_b, group_b, solid) in enumerate(body_lines):
@@ -1303,7 +1303,7 @@ def _known_darts_mask(darts: list[KnownDart], box: tuple[int, int, int, int]) ->
 
 
 def _earlier_lines(
-    darts: list[KnownDart], box: tuple[int, int, int, int], unseen_sigma: float = 0.0
+    darts: list[KnownDart], box: tuple[int, int, int, int], unseen_sigma: float
 ) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
     """Each earlier dart's line in the region's pixels: its point, the unit axis from the
     point towards its flights, its length and how far its own pixels reach beside the line
@@ -1347,7 +1347,7 @@ def _earlier_flanks(
     darts: list[KnownDart],
     box: tuple[int, int, int, int],
     known: np.ndarray | None,
-    unseen_sigma: float = 0.0,
+    unseen_sigma: float,
 ) -> _Flanks | None:
     """The earlier darts' lines and distance map within ``box`` (None: none lies there)."""
     if known is None:

@@ -394,6 +394,17 @@ def _refine(
     return center + perp * offset, axis / np.linalg.norm(axis)
 
 
+def _weighted_line(
+    xs: np.ndarray, ys: np.ndarray, evidence: np.ndarray, threshold: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pixels (xs, ys) as floats, their weights (their change, capped so that no few
+    pixels rule) and the weighted RANSAC line through them (a point on it, its unit axis)."""
+    xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
+    w = np.minimum(evidence[ys, xs].astype(np.float64), 4 * threshold) + 1e-6
+    center, axis = _ransac_line(xs_f, ys_f, w, band=2.0)
+    return xs_f, ys_f, w, center, axis
+
+
 def fit_tip(
     evidence: np.ndarray,
     mask: np.ndarray,
@@ -428,9 +439,7 @@ def fit_tip(
     ys, xs = np.nonzero(body)
     if len(xs) < 8:
         return None
-    xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
-    w = np.minimum(evidence[ys, xs].astype(np.float64), 4 * threshold) + 1e-6
-    center, axis = _ransac_line(xs_f, ys_f, w, band=2.0)
+    xs_f, ys_f, w, center, axis = _weighted_line(xs, ys, evidence, threshold)
     if body is mask and without is not None and np.count_nonzero(without) >= 30:
         # A low light casts a shadow far bigger than the dart, and the line may follow it.
         # A dart's body is no shadow: a line with its own pixels along little of it is
@@ -442,9 +451,7 @@ def fit_tip(
         if len(own) < SHADOW_LINE_OWN * len(steps):
             body = without
             ys, xs = np.nonzero(body)
-            xs_f, ys_f = xs.astype(np.float64), ys.astype(np.float64)
-            w = np.minimum(evidence[ys, xs].astype(np.float64), 4 * threshold) + 1e-6
-            center, axis = _ransac_line(xs_f, ys_f, w, band=2.0)
+            xs_f, ys_f, w, center, axis = _weighted_line(xs, ys, evidence, threshold)
     t, n = axis_coordinates(xs_f, ys_f, center, axis)
     on_line = np.abs(n) <= 8.0
     t_min, t_max = float(t[on_line].min()), float(t[on_line].max())

@@ -111,22 +111,30 @@ def test_robust_sigma_ignores_a_large_change():
     assert abs(robust_sigma(values) - 3.0) < 1.0
 
 
-def _end_on_evidence(body_len: float, rng: np.random.Generator):
-    """A dart seen nearly along its axis: four thin wings (a slightly turned cross, 16 px from
-    the centre at 70, 70) and, towards the lower left, a grey barrel ``body_len`` px long that
-    passes for a shadow (only darker) and an 8 px point. Returns evidence, the barrel's
-    pixels and the true tip."""
-    evidence = np.zeros((140, 140), np.float32)
-    barrel = np.zeros((140, 140), np.uint8)
+def _end_on_evidence(
+    body_len: float,
+    rng: np.random.Generator,
+    centre: int = 70,
+    wing_px: float = 16,
+    wing_end=int,
+):
+    """A dart seen nearly along its axis: four thin wings (a slightly turned cross, ``wing_px``
+    from the centre at (``centre``, ``centre``), their ends' pixels taken by ``wing_end``)
+    and, towards the lower left, a grey barrel ``body_len`` px long that passes for a shadow
+    (only darker) and an 8 px point. Returns evidence, the barrel's pixels and the true tip."""
+    size = 2 * centre
+    evidence = np.zeros((size, size), np.float32)
+    barrel = np.zeros((size, size), np.uint8)
     for dx, dy in ((1, 0.15), (-1, -0.15), (-0.15, 1), (0.15, -1)):
-        cv2.line(evidence, (70, 70), (int(70 + 16 * dx), int(70 + 16 * dy)), 120.0, 3)
-    tip = np.array([70.0, 70.0])
+        end = (wing_end(centre + wing_px * dx), wing_end(centre + wing_px * dy))
+        cv2.line(evidence, (centre, centre), end, 120.0, 3)
+    tip = np.array([float(centre), float(centre)])
     if body_len:
         d = np.array([-1.0, 1.0]) / np.sqrt(2)
-        end = (int(70 + d[0] * body_len), int(70 + d[1] * body_len))
-        cv2.line(evidence, (70, 70), end, 150.0, 6)
-        cv2.line(barrel, (70, 70), end, 1, 6)
-        tip = 70 + d * (body_len + 8)
+        end = (int(centre + d[0] * body_len), int(centre + d[1] * body_len))
+        cv2.line(evidence, (centre, centre), end, 150.0, 6)
+        cv2.line(barrel, (centre, centre), end, 1, 6)
+        tip = centre + d * (body_len + 8)
         cv2.line(evidence, end, tuple(int(v) for v in np.round(tip)), 90.0, 2)
     evidence += rng.normal(0, 2.0, evidence.shape).astype(np.float32)
     return np.abs(evidence), barrel.astype(bool), tip
@@ -217,24 +225,11 @@ def test_long_faint_tail_after_a_clear_thin_point_is_not_the_point():
 
 
 def _wide_end_on_evidence(body_len: float, rng: np.random.Generator):
-    """As ``_end_on_evidence``, with wings 28 px from the centre (at 80, 80): the fitted wing
-    pair is about 60 px long, longer than a tuft on the board (TUFT_MM at 1 mm per px) but
-    within what flights standing out towards the camera look like (LOOK_TUFT_MM)."""
-    evidence = np.zeros((160, 160), np.float32)
-    barrel = np.zeros((160, 160), np.uint8)
-    for dx, dy in ((1, 0.15), (-1, -0.15), (-0.15, 1), (0.15, -1)):
-        wing_end = (round(80 + 28 * dx), round(80 + 28 * dy))  # opposite wings alike
-        cv2.line(evidence, (80, 80), wing_end, 120.0, 3)
-    tip = np.array([80.0, 80.0])
-    if body_len:
-        d = np.array([-1.0, 1.0]) / np.sqrt(2)
-        end = (int(80 + d[0] * body_len), int(80 + d[1] * body_len))
-        cv2.line(evidence, (80, 80), end, 150.0, 6)
-        cv2.line(barrel, (80, 80), end, 1, 6)
-        tip = 80 + d * (body_len + 8)
-        cv2.line(evidence, end, tuple(int(v) for v in np.round(tip)), 90.0, 2)
-    evidence += rng.normal(0, 2.0, evidence.shape).astype(np.float32)
-    return np.abs(evidence), barrel.astype(bool), tip
+    """As ``_end_on_evidence``, with wings 28 px from the centre (at 80, 80), their ends
+    rounded so that opposite wings are alike: the fitted wing pair is about 60 px long,
+    longer than a tuft on the board (TUFT_MM at 1 mm per px) but within what flights
+    standing out towards the camera look like (LOOK_TUFT_MM)."""
+    return _end_on_evidence(body_len, rng, centre=80, wing_px=28, wing_end=round)
 
 
 def test_line_longer_than_a_tuft_is_a_tuft_when_a_body_runs_out_of_it():
