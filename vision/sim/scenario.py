@@ -151,7 +151,10 @@ class SessionBuilder:
             else (float(minx + maxx) / 2, float(miny + maxy) / 2)
         )
 
-    def throw(self, bounce: bool = False, near_previous: bool = False) -> None:
+    def throw(
+        self, bounce: bool = False, near_previous: bool = False, end_on: bool = False
+    ) -> None:
+        """``end_on``: the dart points straight at the camera (its flights hide the rest)."""
         previous = [o for o in self.objects if isinstance(o, Dart)]
         leader = previous[-1] if near_previous and previous else None
         tip = self.random_tip(leader.tip_mm if leader is not None else None)
@@ -164,6 +167,9 @@ class SessionBuilder:
             # the rest of the session's throws stay as they were.
             model = replace(leader.model, flight_roll=model.flight_roll)
             direction = self._parallel_to(leader.direction)
+        if end_on:
+            towards = self.camera.position - np.array([tip[0], tip[1], 0.0])
+            direction = tuple(float(v) for v in towards / np.linalg.norm(towards))
         dart = Dart(tip, direction, model)
         self.objects.append(dart)
         # Impact: the board and the camera mount shake for a couple of frames.
