@@ -44,7 +44,7 @@ from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
 from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, local_change, robust_sigma
-from vision.shadows import at_shadow_start, shadow_like
+from vision.shadows import POINT_MM, at_shadow_start, shadow_like
 from vision.tip import (
     FAR_SOLID,
     LOOK_TUFT_MM,
@@ -707,7 +707,10 @@ class Detector:
                 slender = fit.length_px / max(1.0, fit.width_px)
                 found.append(_ranked(fit, group, shadow, mm, slender, plain=False))
                 continue
-            fit = at_shadow_start(fit, group, shadow, mm)
+            point_px = self.dart_geometry.image_reach(
+                np.array(fit.tip) + offset, np.array(fit.axis), POINT_MM, fit.length_px
+            )
+            fit = at_shadow_start(fit, group, shadow, mm, max(point_px, POINT_MM / mm))
             if _point_on_flank(fit, group, flanks, mm):
                 pieces.append((0.0, fit, group))  # a new dart's edge along an earlier one
                 rims.append((group, mm))

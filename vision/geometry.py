@@ -106,6 +106,31 @@ class DartGeometry:
         cos = -seg[ok, 2] / length[ok]  # the room normal is -z
         return float(np.degrees(np.arccos(np.clip(cos.max(), -1.0, 1.0))))
 
+    def image_reach(
+        self, tip_px: np.ndarray, direction: np.ndarray, length_mm: float, most_px: float
+    ) -> float:
+        """How far (pixels, at most ``most_px``) from ``tip_px`` along the image ``direction``
+        a straight piece ``length_mm`` long that starts at the board spot under ``tip_px``
+        can reach. Each pixel's ray passes the spot at some least distance: a piece ending
+        on that ray is at least that long. A dart leaning towards the camera's side shows
+        its point longer than the board's own scale there says."""
+        tip = self.calibration.image_to_board(np.asarray(tip_px).reshape(1, 2))[0]
+        tip3 = np.array([tip[0], tip[1], 0.0])
+        steps = np.arange(0.0, most_px + 0.5, 0.5)
+        pixels = np.asarray(tip_px, np.float64)[None, :] + steps[:, None] * direction[None, :]
+        undistorted = self.calibration.undistort(pixels)
+        rays = (self.k_inv @ np.column_stack([undistorted, np.ones(len(steps))]).T).T
+        rays = rays @ self.rotation  # rotation.T @ ray, for each row
+        rays /= np.linalg.norm(rays, axis=1, keepdims=True)
+        down = np.maximum(rays[:, 2], 1e-9)
+        reach = -self.center[2] / down  # where each ray meets the board
+        # the nearest point of each ray to the spot, on the room side of the board
+        mu = np.clip((tip3 - self.center) @ rays.T, 0.0, reach)
+        nearest = self.center[None, :] + mu[:, None] * rays
+        distance = np.linalg.norm(nearest - tip3[None, :], axis=1)
+        beyond = np.flatnonzero(distance > length_mm)
+        return float(most_px if beyond.size == 0 else steps[beyond[0]])
+
     def tip_end(self, a_px: np.ndarray, b_px: np.ndarray) -> float:
         """Positive if ``a_px`` is more plausibly the tip than ``b_px`` (degrees of margin)."""
         span = (60.0, 220.0)  # from the point to the end of the flights, any common dart

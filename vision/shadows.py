@@ -29,7 +29,13 @@ def shadow_like(
     return out
 
 
-def at_shadow_start(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float) -> TipFit:
+def at_shadow_start(
+    fit: TipFit,
+    group: np.ndarray,
+    shadow: np.ndarray,
+    mm: float,
+    point_px: float | None = None,
+) -> TipFit:
     """A tip put out in the dart's own shadow, where it lies on the dart's line, goes back to
     where the shadow starts. A shadow starts at the point that casts it, as narrow as the
     point, and widens and blurs away from it (the rest of the dart stands further from the
@@ -37,7 +43,10 @@ def at_shadow_start(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: floa
     shadow-like run from the tip back to the solid dart is long and mostly wide, the point
     is where the width comes down to (nearly) the narrowest, seen from the solid dart (within a
     point's length). The profile shares each pixel between its two nearest steps, so a
-    sub-pixel shift of the input tip barely moves the result."""
+    sub-pixel shift of the input tip barely moves the result. ``point_px``: how long the
+    longest point can look there (a dart standing out towards the camera shows it longer than
+    the board's scale ``mm`` says); by default that scale alone."""
+    point = POINT_MM / mm if point_px is None else max(1.0, point_px)
     tip = np.array(fit.tip)
     axis = np.array(fit.axis)
     ys, xs = np.nonzero(group)
@@ -58,12 +67,12 @@ def at_shadow_start(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: floa
     # A proper (triangular) kernel over the linearly shared profile: steps along a slanted
     # axis catch alternately more and fewer pixel centres.
     smooth = np.convolve(widths[: t_solid + 1], np.array([1.0, 2.0, 1.0]) / 4, mode="same")
-    lo = max(1, t_solid - round(POINT_MM / mm))
+    lo = max(1, t_solid - round(point))
     if t_solid - 1 <= lo:
         return fit
     narrowest, start = _shadow_start(smooth, lo, t_solid)
     narrow = max(float(smooth[narrowest]), 1.0)
-    if narrowest * mm < POINT_MM:
+    if narrowest < point:
         return fit  # within a point's length of the tip: maybe the point and its shadow
     if float(np.median(widths[1 : max(2, narrowest)])) < SHADOW_WIDENING * narrow:
         return fit  # about as narrow out there as at the start: a grey point or barrel
