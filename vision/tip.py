@@ -74,6 +74,9 @@ SHADOW_LINE_OWN = 0.25
 TAIL_LEVEL_PX = 4.0  # the point's level is read over this stretch before the tail
 TAIL_FRACTION = 0.25  # a tail below this part of the point's level is not the point
 TAIL_PX = 2.0  # the tapered end of a point fades within less than this
+# A point is thin all along its length; a barrel's tapered front looks thin for about a
+# pixel. Only a thin stretch this long gives the point's own level.
+THIN_RUN_PX = 2.0
 BODY_BAND_PX = 8.0  # as for the fitted line (at about a pixel per millimetre)
 # brightness from BGR (as OpenCV's grey conversion, which the walk's change image uses)
 LUMA_BGR = np.array([0.114, 0.587, 0.299])
@@ -878,7 +881,7 @@ def _before_weak_tail(
     else (the soft shadow under the point). The point's level is read where it is thin (no
     change beside it, unlike the wider barrel, which is stronger than the point)."""
     window = round(TAIL_LEVEL_PX / step)
-    thin = near < 0.5 * on
+    thin = _runs_at_least(near < 0.5 * on, round(THIN_RUN_PX / step))
     strongest = signal[first : end + 1][thin[first : end + 1]]
     if strongest.size == 0:
         return end
@@ -904,6 +907,16 @@ def _before_weak_tail(
             continue
         best = k - 1
     return best
+
+
+def _runs_at_least(flags: np.ndarray, length: int) -> np.ndarray:
+    """``flags`` kept only in runs of at least ``length`` True samples in a row."""
+    out = np.zeros(len(flags), bool)
+    edges = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
+    for a, b in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True):
+        if b - a >= length:
+            out[a:b] = True
+    return out
 
 
 def _steady(now: np.ndarray, span: int, threshold: float) -> np.ndarray:
@@ -968,8 +981,9 @@ def _point_ends_here(
     if not on[i:ahead].max() < 0.6 * back:
         return False
     # what it ends is the thin point, not the barrel (a grey point on a grey board looks like
-    # a shadow where it leaves the barrel)
-    return bool(near[i - 14 : i - 6].mean() < 0.5 * back)
+    # a shadow where it leaves the barrel): thin all along those 2 px (THIN_RUN_PX), not
+    # only on average (the barrel's tapered front is thin for a pixel or so)
+    return bool(near[i - 14 : i - 6].max() < 0.5 * back)
 
 
 def _kink(

@@ -302,3 +302,34 @@ def test_half_level_follows_an_opaque_point_onto_a_paler_board():
     assert _half_level(change_d, s, 0, 17, 0.25, calm, noise=8.0, lumas=(now_d, drift)) == (
         _half_level(change_d, s, 0, 17, 0.25, calm, noise=8.0)
     )
+
+
+def test_a_barrels_tapered_front_gives_no_point_level():
+    """Along the axis (0.25 px samples): a strong barrel whose tapered front is thin for a
+    pixel, then a fainter point 10 px long (a pale point on a pale board) with its own shadow
+    beside its first 3 px. The taper is no point: the point after it is not a weak tail of
+    it, and the walk's end stays."""
+    from vision.tip import THIN_RUN_PX, _before_weak_tail, _point_ends_here
+
+    step, threshold = 0.25, 12.0
+    signal = np.zeros(120, np.float32)
+    signal[:24] = 140.0  # the barrel
+    signal[24:28] = 130.0  # its tapered front: thin for a pixel
+    signal[28:68] = 25.0  # the point: under a quarter of the barrel's level
+    near = np.zeros_like(signal)
+    near[:24] = 140.0
+    near[24:28] = 50.0
+    near[28:40] = 30.0  # the point's own shadow beside it
+    near[40:68] = 8.0
+    board = np.tile(np.array([120.0, 150.0, 170.0], np.float32), (len(signal), 1))
+    assert round(THIN_RUN_PX / step) > 4
+    assert _before_weak_tail(signal, signal, near, board, 20, 67, step, threshold) == 67
+    # nor does the point end where the taper does, in the colour of a shadow: what ended
+    # there was not thin all along the last 2 px
+    now = board.copy()
+    now[:28] = (40.0, 40.0, 40.0)
+    assert not _point_ends_here(now, signal, near, 30, 36, threshold)
+    # a truly thin point ending there, with a shadow-coloured stretch after it, does end
+    thin = near.copy()
+    thin[:28] = 8.0
+    assert _point_ends_here(now, signal, thin, 30, 36, threshold)
