@@ -77,6 +77,7 @@ TAIL_PX = 2.0  # the tapered end of a point fades within less than this
 # A point is thin all along its length; a barrel's tapered front looks thin for about a
 # pixel. Only a thin stretch this long gives the point's own level.
 THIN_RUN_PX = 2.0
+SHADOW_AFTER_OTHER = 0.1  # a shadow's colour test fails at this part of its samples at most
 BODY_BAND_PX = 8.0  # as for the fitted line (at about a pixel per millimetre)
 # brightness from BGR (as OpenCV's grey conversion, which the walk's change image uses)
 LUMA_BGR = np.array([0.114, 0.587, 0.299])
@@ -783,6 +784,7 @@ def _walk(
         limit = max(first, int(outside[0]) - 1)
     # where the point may end on its own shadow's line (see _point_ends_here), if asked
     may_end = None
+    clear = significant & ~blocked  # change that is not over an earlier object
     while i < limit:
         i += 1
         if significant[i] and not blocked[i]:
@@ -791,6 +793,13 @@ def _walk(
                 # at the point and runs off at an angle; the point ended just before
                 break
             ahead = i + int(1.5 / step)
+            if colors is not None and _shadow_after_point(
+                shadowy, clear, was, (on, near), first, i, step, threshold
+            ):
+                # The axis turns shadow-like after a point that was not, over the same
+                # board: the point's own shadow starts where the point ends.
+                stop = min(stop, i)
+                break
             if colors is not None and i - first > 14 and ahead <= limit and shadowy[i:ahead].all():
                 # The point ends where its own shadow starts on the same line: the colour
                 # jumps from the point's to the darkened board's, the change gets weaker,
@@ -917,6 +926,53 @@ def _runs_at_least(flags: np.ndarray, length: int) -> np.ndarray:
         if b - a >= length:
             out[a:b] = True
     return out
+
+
+def _shadow_after_point(
+    shadowy: np.ndarray,
+    change: np.ndarray,
+    was: np.ndarray,
+    widths: tuple[np.ndarray, np.ndarray],
+    first: int,
+    i: int,
+    step: float,
+    threshold: float,
+) -> bool:
+    """Whether the samples on the axis turn shadow-like at ``i`` and stay so as long as the
+    change along the axis goes on (``change``: clear change, nothing earlier in the way),
+    after a point that was clearly not shadow-like, over the same board (``was``: its
+    colour before). An opaque point keeps its own colour over one board colour, so its
+    change stays no shadow while the board under it is the same, and its tapered end fades
+    within ``TAIL_PX``. A darkening of the board's own
+    colour that starts there and is all that goes on along the line is the point's
+    shadow, which starts at the tip."""
+    span = round(TAIL_PX / step)
+    if i - span < first or i + span > len(shadowy):
+        return False
+    if shadowy[i - span : i].any() or not shadowy[i : i + span].all():
+        return False
+    board_change = np.abs(was[i : i + span].mean(axis=0) - was[i - span : i].mean(axis=0))
+    if board_change.max() > threshold:
+        return False
+    # What ends there is the thin point (no change beside it 1.5-3.5 px back, clear of the
+    # shadow's own start), not the wider barrel: a grey point that passes for a shadow may
+    # follow a barrel that does not.
+    on, near = widths
+    back = slice(i - round(3.5 / step), i - round(1.5 / step))
+    if i < round(3.5 / step) or not float(near[back].mean()) < 0.5 * float(on[back].mean()):
+        return False
+    # the rest of the change along the line, up to a gap of a pixel, is shadow-like too, and
+    # runs on further than a point's tapered end and its blur
+    k, gap, seen, other = i, 0, 0, 0
+    while k < len(change) and gap * step <= 1.0:
+        if change[k]:
+            gap = 0
+            seen += 1
+            other += 0 if shadowy[k] else 1
+        else:
+            gap += 1
+        k += 1
+    return seen * step >= 2 * TAIL_PX and other <= SHADOW_AFTER_OTHER * seen
 
 
 def _steady(now: np.ndarray, span: int, threshold: float) -> np.ndarray:

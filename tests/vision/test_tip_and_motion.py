@@ -224,6 +224,43 @@ def test_long_faint_tail_after_a_clear_thin_point_is_not_the_point():
     assert _before_weak_tail(signal, signal, near, board, 20, short, step, threshold) == short
 
 
+def test_point_ends_where_its_own_shadow_starts_on_its_line():
+    """Along the axis (0.25 px samples): the barrel, a thin point that is no shadow (a bright
+    steel point), then the point's own shadow on the same line, as strong as the point, over
+    the same board. The point ends where the axis turns shadow-like and stays so."""
+    from vision.tip import _shadow_after_point
+
+    step, threshold = 0.25, 10.0
+    n = 200
+    on = np.full(n, 20.0, np.float32)
+    on[:24] = 90.0  # the barrel
+    near = np.zeros_like(on)
+    near[:24] = 80.0  # change beside the axis: only where the barrel is
+    change = np.ones(n, bool)
+    shadowy = np.zeros(n, bool)
+    shadowy[80:180] = True  # the shadow, 25 px long, from sample 80
+    change[180:] = False
+    board = np.tile(np.array([120.0, 150.0, 170.0], np.float32), (n, 1))
+
+    def ends(i, shadowy=shadowy, board=board, near=near, change=change):
+        return _shadow_after_point(shadowy, change, board, (on, near), 24, i, step, threshold)
+
+    assert ends(80)
+    assert not ends(79) and not ends(81)
+    # the board under the point changes colour there: the point may go on over it
+    printed = board.copy()
+    printed[80:] = (40.0, 45.0, 50.0)
+    assert not ends(80, board=printed)
+    # a short shadow-like stretch, then change that is no shadow: the point going on
+    brief = shadowy.copy()
+    brief[90:] = False
+    assert not ends(80, shadowy=brief)
+    # what ends there is wide (a barrel, then a grey point that passes for a shadow)
+    wide = near.copy()
+    wide[:80] = 80.0
+    assert not ends(80, near=wide)
+
+
 def _wide_end_on_evidence(body_len: float, rng: np.random.Generator):
     """As ``_end_on_evidence``, with wings 28 px from the centre (at 80, 80), their ends
     rounded so that opposite wings are alike: the fitted wing pair is about 60 px long,
