@@ -961,6 +961,13 @@ def _shadow_after_point(
     back = slice(i - round(3.5 / step), i - round(1.5 / step))
     if i < round(3.5 / step) or not float(near[back].mean()) < 0.5 * float(on[back].mean()):
         return False
+    # A point that passes for a shadow anywhere along its thin part (a pixel or more of it)
+    # may do so at its end as well: only a point that never did is told from its shadow.
+    thin = near[first : i - span] < 0.5 * on[first : i - span]
+    grey = np.concatenate([[0], (shadowy[first : i - span] & thin).astype(np.int8), [0]])
+    edges = np.flatnonzero(np.diff(grey))
+    if edges.size and int((edges[1::2] - edges[::2]).max()) * step >= 1.0:
+        return False
     # the rest of the change along the line, up to a gap of a pixel, is shadow-like too, and
     # runs on further than a point's tapered end and its blur
     k, gap, seen, other = i, 0, 0, 0

@@ -259,6 +259,13 @@ def test_point_ends_where_its_own_shadow_starts_on_its_line():
     wide = near.copy()
     wide[:80] = 80.0
     assert not ends(80, near=wide)
+    # the point passed for a shadow over a pixel or more further in: so may its end
+    patchy = shadowy.copy()
+    patchy[40:46] = True
+    assert not ends(80, shadowy=patchy)
+    patchy[40:46] = False
+    patchy[40:42] = True  # a speck of half a pixel is no such stretch
+    assert ends(80, shadowy=patchy)
 
 
 def _wide_end_on_evidence(body_len: float, rng: np.random.Generator):
