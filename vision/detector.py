@@ -79,6 +79,15 @@ class DetectorConfig:
 
 
 FLIGHT_HALF_SPAN_MM = 20.0  # how far a flight reaches beside its dart's axis
+# At least this share of a grey blob lies where the motion's dart-like blob stayed: the same
+# share by which two frames' blobs count as one dart that stayed (``_stayed_or_fell``).
+STAYED_SHARE = 0.3
+# Some of a dart itself must show, at least a flight's edge, not its shadow alone: this
+# share of the least area of a dart.
+SOME_OF_IT = 0.1
+# The pixels of a cross of flights, wings reaching a half span from its middle, lie on
+# average about half span / sqrt(3) from it; a blob much more spread out is no such cross.
+TUFT_RMS_MM = 1.25 * FLIGHT_HALF_SPAN_MM / math.sqrt(3)
 
 
 @dataclass
@@ -127,6 +136,8 @@ class Detector:
         self.small_threshold = 8.0
         self.bounce_seen = False
         self._candidate: np.ndarray | None = None
+        # where the dart-like blob of this motion stayed a moment (gate picture), if it did
+        self._stayed: np.ndarray | None = None
         self._previous: np.ndarray | None = None
         self._scale = 1.0
         self._mm_per_px = 1.0
@@ -175,6 +186,7 @@ class Detector:
             self.quiet = 0
             self.bounce_seen = False
             self._candidate = None
+            self._stayed = None
         # moving
         if gate.moving:
             self.quiet = 0
@@ -188,6 +200,8 @@ class Detector:
             previous, self._candidate = self._candidate, candidate
             if candidate is not None and previous is not None:
                 self.bounce_seen = self._stayed_or_fell(previous, candidate)
+                if self.bounce_seen:
+                    self._stayed = previous | candidate
         if self.quiet < self.config.settle_frames:
             return []
         self.state = "still"
@@ -653,6 +667,7 @@ class Detector:
         found: list[_Candidate] = []
         pieces: list[tuple[float, TipFit, np.ndarray]] = []  # fitted but not dart-like alone
         rims: list[tuple[np.ndarray, float]] = []  # a new dart's edges along earlier darts
+        leftovers: list[_Candidate] = []  # blobs fitted but taken for no dart
         groups = self._groups(new)
         # Where each blob lies in the region: what is measured of a blob alone is measured
         # there (most blobs are small specks in a big region).
@@ -701,6 +716,7 @@ class Detector:
                 sliver = self._sliver_with_flights(fit, group, objects, shadow, known, mm)
                 if sliver is None:
                     pieces.append((0.0, fit, group))  # may be the body of a dart seen end-on
+                    leftovers.append(_ranked(fit, group, shadow, mm, 1.0, False))
                     continue
                 fit, group = sliver
                 substantial = True
@@ -731,6 +747,7 @@ class Detector:
             slender = fit.length_px / max(1.0, fit.width_px)
             if not dart and slender < cfg.min_elongation:
                 pieces.append((0.0, fit, group))  # may be the body of a dart seen end-on
+                leftovers.append(_ranked(fit, group, shadow, mm, slender, False))
                 continue
             # Pieces lying along this dart's line (split by an earlier dart) belong to it:
             # fit again with them. Object blobs behind its point (flights and shaft cut off
@@ -748,6 +765,7 @@ class Detector:
                 dart = dart or self._is_dart(fit, tailed, mm, tailed & shadow)
                 group = tailed
             if not dart:
+                leftovers.append(_ranked(fit, group, shadow, mm, slender, False))
                 continue
             if by_shadow:
                 fit = replace(fit, point_seen=False)
@@ -762,6 +780,11 @@ class Detector:
             # beside that dart's point and hides behind it (or hides it) but for that rim.
             # Its point is not seen: say so (a wide sigma), rather than place it anywhere.
             found = [_hidden_along(rims, flanks, shadow)]
+        if not found and self.bounce_seen:
+            # The dart stayed where it landed: whatever changed there is that dart, however
+            # little of it shows (thin flights seen end-on pass for a shadow). A dart that
+            # bounced out leaves nothing behind. Its point is not seen: a wide sigma.
+            found = self._where_it_stayed(leftovers, occluders, (x0, y0))
         found.sort(key=lambda c: -c.score)
         accepted = found[:1]
         for candidate in found[1:]:
@@ -1076,6 +1099,39 @@ class Detector:
         reach = fit.length_px + 15.0 / mm
         return any(float(outside[other].min()) <= reach for other in long_shadows)
 
+    def _where_it_stayed(
+        self, leftovers: list[_Candidate], occluders: np.ndarray, offset: tuple[int, int]
+    ) -> list[_Candidate]:
+        """The blob lying mostly where the motion's dart-like blob stayed a moment (as a
+        list of at most one): that is the dart itself, too little of it seen to be a dart by
+        its shape, as the thin cross of flights of a dart seen along its axis is. The point
+        lies under the cross's middle, so the tip is put at the blob's centre, about as
+        uncertain as the blob is spread. A blob spread out more than a cross of flights is
+        something else (a body and its shadow, along which nothing tells where the point
+        is); so is a blob of which nothing but shadow shows (the flights' own shadow); a
+        blob mostly over earlier objects (``occluders``) is rather one of them, knocked by a
+        dart that then fell."""
+        if self._stayed is None:
+            return []
+        stayed = cv2.dilate(self._stayed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        h, w = stayed.shape
+        best, best_share = [], STAYED_SHARE
+        for candidate in leftovers:
+            ys, xs = np.nonzero(candidate.group)
+            if candidate.solid_mm2 < self.config.min_dart_mm2 * SOME_OF_IT:
+                continue
+            if np.mean(occluders[ys, xs]) >= 0.5:
+                continue
+            sx = np.clip(((xs + offset[0]) / self._scale).astype(int), 0, w - 1)
+            sy = np.clip(((ys + offset[1]) / self._scale).astype(int), 0, h - 1)
+            share = float(np.mean(stayed[sy, sx]))
+            centre = (float(xs.mean()), float(ys.mean()))
+            spread = math.sqrt(float(np.mean((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2)))
+            if share >= best_share and spread * candidate.mm <= TUFT_RMS_MM:
+                fit = replace(candidate.fit, tip=centre, point_seen=False, spread_px=spread)
+                best, best_share = [replace(candidate, fit=fit)], share
+        return best
+
     def _end_on(
         self, group: np.ndarray, shadow: np.ndarray, mm: float, solid: float, span: Span
     ) -> bool:
@@ -1083,7 +1139,7 @@ class Detector:
         yet it casts a long shadow (only something standing well out of the board does).
         ``span``: where ``group`` lies (``_span``)."""
         cfg = self.config
-        if solid < cfg.min_dart_mm2 * 0.1:
+        if solid < cfg.min_dart_mm2 * SOME_OF_IT:
             return False
         return _extent_px(group, span, shadow) * mm >= cfg.long_dart_mm
 

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from vision.sim.render import Light
-from vision.sim.testing import bounceouts, darts, make_session, run_detector, takeouts
+from vision.sim.testing import (
+    STEADY_LIGHT,
+    bounceouts,
+    darts,
+    make_session,
+    run_detector,
+    takeouts,
+)
 
 
 def _errors(found, truth) -> list[float]:
@@ -65,6 +73,28 @@ def test_bounce_out_is_reported_as_such_and_never_as_a_dart():
     events = run_detector(make_session("classic", 5, script))
     assert darts(events) == []
     assert len(bounceouts(events)) == 1
+
+
+def test_a_dart_seen_along_its_axis_in_soft_light_is_a_dart_and_its_takeout_is_seen():
+    # Pointing at the camera, the dart shows only the thin cross of its flights, grey
+    # enough to pass for a shadow, and soft light casts no long shadow. It stayed where it
+    # landed, so it is a dart (its point unseen: a wide sigma), not lost, and pulling it
+    # out is a takeout.
+    soft = replace(STEADY_LIGHT, shadow=0.15, kind="diffuse")
+
+    def script(b):
+        b.throw(end_on=True)
+        b.idle(4)
+        b.takeout()
+
+    session = make_session("classic", 6, script, light=soft)
+    events = run_detector(session)
+    found = darts(events)
+    assert bounceouts(events) == []
+    assert len(found) == 1
+    assert _honest(found, session.truth["darts"], 2.5 * found[0].sigma_mm) == []
+    assert found[0].sigma_mm >= 8.0
+    assert len(takeouts(events)) == 1
 
 
 def test_takeout_reported_once_even_when_magnets_were_moved_and_next_dart_is_found():
