@@ -229,6 +229,9 @@ class _TuftReading:
     center: np.ndarray  # the tuft's centre (image px)
     direction: np.ndarray | None  # unit vector from the centre to the point, None if hidden
     reach: float  # how far the body runs out (px), or the tuft's radius if hidden
+    # The fitted line is kept, but it does not stick out of the tuft clearly more than the
+    # far side does: it may be a wing, and the point anywhere within ``reach`` of its tip.
+    keep_line: bool = False
 
 
 def _symmetry_centre(body: np.ndarray, weight: np.ndarray, search: int = 4) -> np.ndarray:
@@ -327,6 +330,10 @@ def _body_from_tuft(
         # The fitted line runs out of the tuft as far on both sides: a pair of wings, and
         # no body to be seen. The point is under the tuft.
         return _TuftReading(center, None, float(np.median(reach)))
+    if own_best * mm_per_px < BODY_EXCESS_MM:
+        # Not a pair of wings, but the line is no clearer a body than a ray must be to beat
+        # it: a wing of a cross whose partner is faint, or a flight seen edge-on, looks so.
+        return _TuftReading(center, fitted, radius, keep_line=True)
     return None
 
 
@@ -489,11 +496,14 @@ def fit_tip(
         axis, t, n = -axis, -t, -n
         t_min, t_max = -t_max, -t_min
 
+    doubt = 0.0  # how far from the tip the point may be (a line that may be a wing)
     if mm_per_px is not None and length * mm_per_px < LOOK_TUFT_MM:
         # As short as a flight tuft: the line may be a pair of wings of a dart seen nearly
         # along its axis. Look for the body from the tuft's centre.
         weight = np.minimum(evidence, 4 * threshold) + 1e-6
         tuft = _body_from_tuft(mask, body, weight, mm_per_px, -axis, tail_hint, lean)
+        if tuft is not None and tuft.keep_line:
+            doubt, tuft = tuft.reach, None
         if length * mm_per_px >= TUFT_MM and tuft is not None and tuft.direction is None:
             # A line longer than a tuft on the board may still be one (flights stand out
             # towards the camera and look bigger), but then only a body seen running out of
@@ -569,6 +579,7 @@ def fit_tip(
         quality=quality,
         hidden_px=hidden,
         point_seen=point_seen,
+        spread_px=doubt,
     )
 
 
