@@ -128,3 +128,62 @@ SHADOW_WIDENING = 1.5
 START_LEVEL = 0.3
 # The longest common steel point: the shadow starts at most this far from the barrel.
 POINT_MM = 35.0
+
+
+# Flights seen along the dart reach about a flight's half span (20 mm) around its point;
+# standing out of the board towards the camera they look a little bigger.
+CROSS_RADIUS_MM = 25.0
+# Fewer of the dart's own (not shadow-like) pixels than this near the shadow's start tell
+# nothing about where the point is.
+MIN_CROSS_PIXELS = 3
+# The dart's own pixels must lie in this end fraction of the shadow's run to say which end
+# of it is the start.
+START_SIDE = 1.0 / 3.0
+
+
+def end_on_tip(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float) -> TipFit:
+    """A dart seen along its own axis shows little but the thin cross of its flights, and
+    casts a long shadow. The shadow starts at the point, so the point lies on the shadow's
+    line at the end where the dart is (the cross); the cross is centred on the point (the
+    point lies under it). So: the shadow's line, its end where the dart's own (not
+    shadow-like) pixels are, and along the line the middle (median) of those pixels within
+    a cross's reach of that end. The point itself is not seen; where the shadow's own start
+    disagrees with the cross's middle (a faint cross, shadow pixels taken for it), the point
+    is as unsure as they are apart. ``fit`` is kept when its tip lies under the cross."""
+    ys, xs = np.nonzero(group)
+    own = ~shadow[ys, xs]
+    if np.count_nonzero(own) < MIN_CROSS_PIXELS or np.count_nonzero(~own) < 2:
+        return fit
+    points = np.column_stack([xs, ys]).astype(np.float64)
+    cast = points[~own]
+    center = cast.mean(axis=0)
+    _, _, vt = np.linalg.svd(cast - center, full_matrices=False)
+    line = vt[0]
+    t = (points - center) @ line
+    lo, hi = np.percentile(t, [0.5, 99.5])
+    middle = float(np.median(t[own]))
+    if abs(middle - lo) > abs(middle - hi):
+        line, t, lo, hi, middle = -line, -t, -hi, -lo, -middle
+    if middle - lo > START_SIDE * (hi - lo):
+        return fit  # the dart's own pixels are no nearer one end: which end is unclear
+    reach = CROSS_RADIUS_MM / mm
+    near = own & (t >= lo) & (t <= lo + 2 * reach)
+    if np.count_nonzero(near) < MIN_CROSS_PIXELS:
+        return fit
+    along = float(np.median(t[near]))
+    tip = center + line * along
+    if float(np.hypot(*(tip - np.array(fit.tip)))) <= reach:
+        # Within the cross: the fit may be a point seen of a dart not quite along its axis
+        # (then the cross's middle is off towards its flights); the point is under the cross,
+        # so only a tip out of it is wrong.
+        return fit
+    start = float(np.percentile(t[~own], 0.5))
+    return replace(
+        fit,
+        tip=(float(tip[0]), float(tip[1])),
+        axis=(float(line[0]), float(line[1])),
+        point_seen=False,
+        occluded=False,
+        hidden_px=0.0,
+        spread_px=abs(along - start) / 2,
+    )
