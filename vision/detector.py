@@ -44,7 +44,7 @@ from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
 from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, local_change, robust_sigma
-from vision.shadows import POINT_MM, at_shadow_start, end_on_tip, shadow_like
+from vision.shadows import POINT_MM, at_shadow_start, shadow_like
 from vision.tip import (
     FAR_SOLID,
     LOOK_TUFT_MM,
@@ -767,8 +767,6 @@ class Detector:
             if not dart:
                 leftovers.append(_ranked(fit, group, shadow, mm, slender, False))
                 continue
-            if end_on:
-                fit = end_on_tip(fit, group, shadow, mm)
             if by_shadow:
                 fit = replace(fit, point_seen=False)
             found.append(_ranked(fit, group, shadow, mm, slender, plain))
