@@ -667,7 +667,8 @@ class Detector:
         found: list[_Candidate] = []
         pieces: list[tuple[float, TipFit, np.ndarray]] = []  # fitted but not dart-like alone
         rims: list[tuple[np.ndarray, float]] = []  # a new dart's edges along earlier darts
-        leftovers: list[_Candidate] = []  # blobs fitted but taken for no dart
+        # blobs fitted but taken for no dart: (fit, blob, mm per px, slenderness)
+        leftovers: list[tuple[TipFit, np.ndarray, float, float]] = []
         groups = self._groups(new)
         # Where each blob lies in the region: what is measured of a blob alone is measured
         # there (most blobs are small specks in a big region).
@@ -716,17 +717,14 @@ class Detector:
                 sliver = self._sliver_with_flights(fit, group, objects, shadow, known, mm)
                 if sliver is None:
                     pieces.append((0.0, fit, group))  # may be the body of a dart seen end-on
-                    leftovers.append(_ranked(fit, group, shadow, mm, 1.0, False))
+                    leftovers.append((fit, group, mm, 1.0))
                     continue
                 fit, group = sliver
                 substantial = True
                 slender = fit.length_px / max(1.0, fit.width_px)
                 found.append(_ranked(fit, group, shadow, mm, slender, plain=False))
                 continue
-            point_px = self.dart_geometry.image_reach(
-                np.array(fit.tip) + offset, np.array(fit.axis), POINT_MM, fit.length_px
-            )
-            fit = at_shadow_start(fit, group, shadow, mm, max(point_px, POINT_MM / mm))
+            fit = at_shadow_start(fit, group, shadow, mm, self._point_px(fit, offset, mm))
             if _point_on_flank(fit, group, flanks, mm):
                 pieces.append((0.0, fit, group))  # a new dart's edge along an earlier one
                 rims.append((group, mm))
@@ -747,7 +745,7 @@ class Detector:
             slender = fit.length_px / max(1.0, fit.width_px)
             if not dart and slender < cfg.min_elongation:
                 pieces.append((0.0, fit, group))  # may be the body of a dart seen end-on
-                leftovers.append(_ranked(fit, group, shadow, mm, slender, False))
+                leftovers.append((fit, group, mm, slender))
                 continue
             # Pieces lying along this dart's line (split by an earlier dart) belong to it:
             # fit again with them. Object blobs behind its point (flights and shaft cut off
@@ -765,7 +763,7 @@ class Detector:
                 dart = dart or self._is_dart(fit, tailed, mm, tailed & shadow)
                 group = tailed
             if not dart:
-                leftovers.append(_ranked(fit, group, shadow, mm, slender, False))
+                leftovers.append((fit, group, mm, slender))
                 continue
             if by_shadow:
                 fit = replace(fit, point_seen=False)
@@ -784,7 +782,7 @@ class Detector:
             # The dart stayed where it landed: whatever changed there is that dart, however
             # little of it shows (thin flights seen end-on pass for a shadow). A dart that
             # bounced out leaves nothing behind. Its point is not seen: a wide sigma.
-            found = self._where_it_stayed(leftovers, occluders, (x0, y0))
+            found = self._where_it_stayed(leftovers, shadow, occluders, (x0, y0))
         found.sort(key=lambda c: -c.score)
         accepted = found[:1]
         for candidate in found[1:]:
@@ -1099,8 +1097,23 @@ class Detector:
         reach = fit.length_px + 15.0 / mm
         return any(float(outside[other].min()) <= reach for other in long_shadows)
 
+    def _point_px(self, fit: TipFit, offset: np.ndarray, mm: float) -> Callable[[], float]:
+        """How long the longest point can look from ``fit``'s tip along its line (px): from
+        the camera pose, and no shorter than the board's scale there says. Asked lazily."""
+
+        def reach() -> float:
+            tip = np.array(fit.tip) + offset
+            along = self.dart_geometry.image_reach(tip, np.array(fit.axis), POINT_MM, fit.length_px)
+            return max(along, POINT_MM / mm)
+
+        return reach
+
     def _where_it_stayed(
-        self, leftovers: list[_Candidate], occluders: np.ndarray, offset: tuple[int, int]
+        self,
+        leftovers: list[tuple[TipFit, np.ndarray, float, float]],
+        shadow: np.ndarray,
+        occluders: np.ndarray,
+        offset: tuple[int, int],
     ) -> list[_Candidate]:
         """The blob lying mostly where the motion's dart-like blob stayed a moment (as a
         list of at most one): that is the dart itself, too little of it seen to be a dart by
@@ -1116,9 +1129,9 @@ class Detector:
         stayed = cv2.dilate(self._stayed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         h, w = stayed.shape
         best, best_share = [], STAYED_SHARE
-        for candidate in leftovers:
-            ys, xs = np.nonzero(candidate.group)
-            if candidate.solid_mm2 < self.config.min_dart_mm2 * SOME_OF_IT:
+        for fit, group, mm, slender in leftovers:
+            ys, xs = np.nonzero(group)
+            if np.count_nonzero(~shadow[ys, xs]) * mm * mm < self.config.min_dart_mm2 * SOME_OF_IT:
                 continue
             if np.mean(occluders[ys, xs]) >= 0.5:
                 continue
@@ -1127,9 +1140,10 @@ class Detector:
             share = float(np.mean(stayed[sy, sx]))
             centre = (float(xs.mean()), float(ys.mean()))
             spread = math.sqrt(float(np.mean((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2)))
-            if share >= best_share and spread * candidate.mm <= TUFT_RMS_MM:
-                fit = replace(candidate.fit, tip=centre, point_seen=False, spread_px=spread)
-                best, best_share = [replace(candidate, fit=fit)], share
+            if share >= best_share and spread * mm <= TUFT_RMS_MM:
+                at_centre = replace(fit, tip=centre, point_seen=False, spread_px=spread)
+                best = [_ranked(at_centre, group, shadow, mm, slender, plain=False)]
+                best_share = share
         return best
 
     def _end_on(

@@ -3,6 +3,7 @@ shadow starts (at its point)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -34,7 +35,7 @@ def at_shadow_start(
     group: np.ndarray,
     shadow: np.ndarray,
     mm: float,
-    point_px: float | None = None,
+    point_px: Callable[[], float],
 ) -> TipFit:
     """A tip put out in the dart's own shadow, where it lies on the dart's line, goes back to
     where the shadow starts. A shadow starts at the point that casts it, as narrow as the
@@ -45,8 +46,8 @@ def at_shadow_start(
     point's length). The profile shares each pixel between its two nearest steps, so a
     sub-pixel shift of the input tip barely moves the result. ``point_px``: how long the
     longest point can look there (a dart standing out towards the camera shows it longer than
-    the board's scale ``mm`` says); by default that scale alone."""
-    point = POINT_MM / mm if point_px is None else max(1.0, point_px)
+    the board's scale ``mm`` says), asked only when a shadow-like run is found (most blobs
+    have none)."""
     tip = np.array(fit.tip)
     axis = np.array(fit.axis)
     ys, xs = np.nonzero(group)
@@ -67,6 +68,7 @@ def at_shadow_start(
     # A proper (triangular) kernel over the linearly shared profile: steps along a slanted
     # axis catch alternately more and fewer pixel centres.
     smooth = np.convolve(widths[: t_solid + 1], np.array([1.0, 2.0, 1.0]) / 4, mode="same")
+    point = max(1.0, point_px())
     lo = max(1, t_solid - round(point))
     if t_solid - 1 <= lo:
         return fit

@@ -798,7 +798,7 @@ def _walk(
     clear = significant & ~blocked  # change that is not over an earlier object
     while i < limit:
         i += 1
-        if significant[i] and not blocked[i]:
+        if clear[i]:
             if i >= stop:
                 # the change leaves the axis sideways: the dart's own shadow, which starts
                 # at the point and runs off at an angle; the point ended just before
@@ -975,9 +975,7 @@ def _shadow_after_point(
     # A point that passes for a shadow anywhere along its thin part (a pixel or more of it)
     # may do so at its end as well: only a point that never did is told from its shadow.
     thin = near[first : i - span] < 0.5 * on[first : i - span]
-    grey = np.concatenate([[0], (shadowy[first : i - span] & thin).astype(np.int8), [0]])
-    edges = np.flatnonzero(np.diff(grey))
-    if edges.size and int((edges[1::2] - edges[::2]).max()) * step >= 1.0:
+    if _runs_at_least(shadowy[first : i - span] & thin, round(1.0 / step)).any():
         return False
     # the rest of the change along the line, up to a gap of a pixel, is shadow-like too, and
     # runs on further than a point's tapered end and its blur
