@@ -111,6 +111,9 @@ class KnownDart:
     box: tuple[int, int, int, int] = (0, 0, 0, 0)  # x0, y0, x1, y1 (full-res pixels)
     axis: tuple[float, float] = (0.0, 0.0)  # unit, from the point towards the flights
     length_px: float = 0.0  # from the point to the far end of the flights
+    # Placed by its own seen point on its pixels' line (not by a shadow, a tuft's centre or
+    # a guess behind an earlier dart), whatever sigma the event was given.
+    point_seen: bool = False
 
 
 class Detector:
@@ -645,7 +648,7 @@ class Detector:
             return events
         self.darts = remaining
         known = _known_darts_mask(self.darts, box)
-        flanks = _earlier_flanks(self.darts, box, known, self.config.unseen_point_sigma_mm)
+        flanks = _earlier_flanks(self.darts, box, known)
 
         evidence = np.minimum(d_scene, d_ref)
         earlier = beyond(max_channel_absdiff(scene, reference))  # earlier objects: darts, pieces
@@ -807,7 +810,13 @@ class Detector:
             event = self._dart_event(name, fit, (x0, y0))
             rows, cols = _picture_pixels(group, (x0, y0))
             known_dart = KnownDart(
-                event, rows, cols, (x0, y0, x1, y1), fit.axis, _reach_px(group, fit)
+                event,
+                rows,
+                cols,
+                (x0, y0, x1, y1),
+                fit.axis,
+                _reach_px(group, fit),
+                point_seen=fit.point_seen and fit.spread_px == 0.0,
             )
             self.darts.append(known_dart)
             events.append(event)
@@ -1376,13 +1385,13 @@ def _known_darts_mask(darts: list[KnownDart], box: tuple[int, int, int, int]) ->
 
 
 def _earlier_lines(
-    darts: list[KnownDart], box: tuple[int, int, int, int], unseen_sigma: float
+    darts: list[KnownDart], box: tuple[int, int, int, int]
 ) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
     """Each earlier dart's line in the region's pixels: its point, the unit axis from the
     point towards its flights, its length and how far its own pixels reach beside the line
     (px; its flights, as they look from the camera). That reach is known only for a dart
-    placed by its seen point (sigma below ``unseen_sigma``): a dart placed without one may
-    lie off its pixels' line (0 then)."""
+    placed by its seen point (``KnownDart.point_seen``): a dart placed without one may lie
+    off its pixels' line (0 then)."""
     lines = []
     for known in darts:
         if known.length_px <= 0.0:
@@ -1390,7 +1399,7 @@ def _earlier_lines(
         tip = np.array(known.event.tip_px, np.float64)
         axis = np.array(known.axis, np.float64)
         _along, across = axis_coordinates(known.xs, known.ys, tip, axis)
-        seen = known.event.sigma_mm < unseen_sigma and across.size
+        seen = known.point_seen and across.size
         reach = float(np.abs(across).max()) if seen else 0.0
         lines.append((tip - box[:2], axis, known.length_px, reach))
     return lines
@@ -1420,12 +1429,11 @@ def _earlier_flanks(
     darts: list[KnownDart],
     box: tuple[int, int, int, int],
     known: np.ndarray | None,
-    unseen_sigma: float,
 ) -> _Flanks | None:
     """The earlier darts' lines and distance map within ``box`` (None: none lies there)."""
     if known is None:
         return None
-    lines = _earlier_lines(darts, box, unseen_sigma)
+    lines = _earlier_lines(darts, box)
     if not lines:
         return None
     distance = cv2.distanceTransform((~known).astype(np.uint8), cv2.DIST_L2, 3)

@@ -462,9 +462,9 @@ def test_a_point_touching_an_earlier_dart_behind_its_point_is_a_rim_not_a_point(
     event = DartEvent("earlier", 0.0, 0.0, 1.0, None, (), (20.0, 60.0))
     known_dart = KnownDart(event, rows, cols, (0, 0, 200, 120), (1.0, 0.0), 150.0)
     box = (0, 0, 200, 120)
-    # unseen sigma 0: no earlier dart counts as placed by its seen point, so a rim may lie
-    # only a flight's half span beside its line (not as far as its own pixels reach)
-    flanks = _earlier_flanks([known_dart], box, _known_darts_mask([known_dart], box), 0.0)
+    # not placed by its seen point (point_seen is False): a rim may lie only a flight's half
+    # span beside its line (not as far as its own pixels reach)
+    flanks = _earlier_flanks([known_dart], box, _known_darts_mask([known_dart], box))
 
     def point(x: float, y: float) -> TipFit:
         return TipFit((x, y), (1.0, 0.0), 30.0, 4.0, 4.0, False, 1.0)
@@ -488,4 +488,4 @@ def test_a_point_touching_an_earlier_dart_behind_its_point_is_a_rim_not_a_point(
     for k in range(60):
         crossing[64 + k // 2 : 67 + k // 2, 100 + k] = True
     assert not _point_on_flank(point(100.0, 64.0), crossing, flanks, 1.0)
-    assert _earlier_flanks([known_dart], box, None, 0.0) is None
+    assert _earlier_flanks([known_dart], box, None) is None
