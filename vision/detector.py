@@ -44,7 +44,7 @@ from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
 from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, local_change, robust_sigma
-from vision.shadows import POINT_MM, at_shadow_start, shadow_like
+from vision.shadows import POINT_MM, at_shadow_start, end_on_tip, shadow_like
 from vision.tip import (
     FAR_SOLID,
     LOOK_TUFT_MM,
@@ -88,6 +88,9 @@ SOME_OF_IT = 0.1
 # The pixels of a cross of flights, wings reaching a half span from its middle, lie on
 # average about half span / sqrt(3) from it; a blob much more spread out is no such cross.
 TUFT_RMS_MM = 1.25 * FLIGHT_HALF_SPAN_MM / math.sqrt(3)
+# Flights seen along their dart stand out of the board towards the camera: they reach
+# about this far around its point in the picture (board mm).
+CROSS_REACH_MM = 1.25 * FLIGHT_HALF_SPAN_MM
 
 
 @dataclass
@@ -768,6 +771,9 @@ class Detector:
             if not dart:
                 leftovers.append((fit, group, mm, slender))
                 continue
+            if end_on:
+                reach = CROSS_REACH_MM / mm
+                fit = end_on_tip(fit, group, shadow, reach, TUFT_RMS_MM / mm)
             if by_shadow:
                 fit = replace(fit, point_seen=False)
             found.append(_ranked(fit, group, shadow, mm, slender, plain))

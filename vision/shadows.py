@@ -130,3 +130,78 @@ SHADOW_WIDENING = 1.5
 START_LEVEL = 0.3
 # The longest common steel point: the shadow starts at most this far from the barrel.
 POINT_MM = 35.0
+
+
+# Fewer of the dart's own (not shadow-like) pixels than this around a shadow's end tell
+# nothing about a cross of flights there.
+MIN_CROSS_PIXELS = 5
+# A cross of flights is centred on the dart's axis: the middle of its pixels lies within
+# their own RMS radius of it. A body reaching out to one side from the point (a bar: its
+# middle 1.7 RMS radii from its end) does not.
+CROSS_CENTRED = 1.0
+# Seen along its axis, the whole dart lies within the cross: at least this share of the
+# dart's own pixels is there (the rest are the shadow's ragged edges, single pixels taken
+# for no shadow). A dart seen from its side shows most of itself (its body, its flights)
+# away from where its shadow starts.
+CROSS_SHARE = 0.25
+
+
+def _cross_at(own: np.ndarray, end: np.ndarray, reach: float, rms_most: float):
+    """(middle, RMS radius) of the dart's own pixels ``own`` (N x 2) within ``reach`` of
+    ``end`` when they are a cross of flights centred there, else None."""
+    near = own[np.hypot(*(own - end).T) <= reach]
+    if len(near) < MIN_CROSS_PIXELS or len(near) < CROSS_SHARE * len(own):
+        return None
+    middle = near.mean(axis=0)
+    rms = float(np.sqrt(np.mean(np.sum((near - middle) ** 2, axis=1))))
+    if rms > rms_most or float(np.hypot(*(middle - end))) > CROSS_CENTRED * rms:
+        return None
+    return middle, rms
+
+
+def end_on_tip(
+    fit: TipFit, group: np.ndarray, shadow: np.ndarray, reach: float, rms_most: float
+) -> TipFit:
+    """A dart seen along its own axis shows little but the thin cross of its flights over
+    the start of its long shadow: the shadow starts at the point, and the whole dart
+    (point, body, flights) lies along the camera's ray through it, so the cross is centred
+    on the point. It is that dart only if, at exactly one end of the shadow's run, the dart's
+    own (not shadow-like) pixels within a flight's ``reach`` (px) are such a cross: most of
+    the dart's own pixels, centred on that end, no wider than ``rms_most`` (px RMS). A dart
+    seen from its side shows its body reaching out of the cross to one side, or most of its
+    pixels away from the shadow's end. The point is put half way between the shadow's start
+    and the cross's middle (each is off when the dart is not quite along the ray, the two
+    opposite ways), unseen, as unsure as they are apart; a fit tip already that close to it
+    is kept."""
+    ys, xs = np.nonzero(group)
+    own = ~shadow[ys, xs]
+    if np.count_nonzero(own) < MIN_CROSS_PIXELS or np.count_nonzero(~own) < 10:
+        return fit
+    points = np.column_stack([xs, ys]).astype(np.float64)
+    cast = points[~own]
+    center = cast.mean(axis=0)
+    _, _, vt = np.linalg.svd(cast - center, full_matrices=False)
+    line, normal = vt[0], np.array([-vt[0][1], vt[0][0]])
+    along, across = (cast - center) @ line, (cast - center) @ normal
+    found = []
+    for end in np.percentile(along, [1.0, 99.0]):
+        at_end = np.abs(along - end) <= 3.0  # the shadow's own middle across its end
+        start = center + line * end + normal * float(np.median(across[at_end]))
+        cross = _cross_at(points[own], start, reach, rms_most)
+        if cross is not None:
+            found.append((start, cross[0]))
+    if len(found) != 1:
+        return fit  # no cross, or one at each end: nothing tells which end the point is
+    start, middle = found[0]
+    tip = (start + middle) / 2
+    doubt = float(np.hypot(*(start - middle))) / 2
+    if float(np.hypot(*(np.array(fit.tip) - tip))) <= max(1.0, 2 * doubt):
+        return fit
+    return replace(
+        fit,
+        tip=(float(tip[0]), float(tip[1])),
+        point_seen=False,
+        occluded=False,
+        hidden_px=0.0,
+        spread_px=doubt,
+    )

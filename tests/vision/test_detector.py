@@ -16,6 +16,7 @@ from vision.sim.testing import (
     run_detector,
     takeouts,
 )
+from vision.tip import TipFit
 
 
 def _errors(found, truth) -> list[float]:
@@ -63,6 +64,76 @@ def test_45_degree_view_with_jpeg_still_finds_every_dart():
     found = darts(run_detector(session))
     assert len(found) == 3
     assert _honest(found, session.truth["darts"], 4.0) == []
+
+
+def test_dart_pointing_at_the_camera_is_put_under_its_cross_where_its_shadow_starts():
+    # Seen along its axis a dart is little but the thin cross of its flights over the start
+    # of its long shadow (the narrow end at the point, the flights' wide shadow far off):
+    # the point is under the cross, not at the shadow's far end (37-115 mm off before).
+    for board_id, seed in (("dartwars", 2), ("groundround", 1), ("groundround", 6)):
+
+        def script(b):
+            b.throw(end_on=True)
+            b.idle(4)
+
+        session = make_session(board_id, seed, script)
+        found = darts(run_detector(session))
+        assert len(found) == 1, (board_id, seed)
+        errors = _errors(found, session.truth["darts"])
+        assert errors[0] <= max(3.0, 2.5 * found[0].sigma_mm), (board_id, seed, errors)
+
+
+def test_steep_dart_seen_a_little_from_its_side_keeps_its_point():
+    # 12 and 25 degrees off the camera's ray the dart's body shows beside its cross of
+    # flights (projected 31 and 90 px long): its point is seen and stays where it is.
+    for board_id, seed, off in (("groundround", 1, 12.0), ("classic", 4, 25.0)):
+
+        def script(b, off=off):
+            b.throw(end_on=True, off_axis_deg=off)
+            b.idle(4)
+
+        session = make_session(board_id, seed, script)
+        found = darts(run_detector(session))
+        assert len(found) == 1, (board_id, seed)
+        assert _errors(found, session.truth["darts"])[0] <= 2.5, (board_id, seed)
+        assert found[0].sigma_mm < 2.0, (board_id, seed)
+
+
+def _cross_scene(body: bool) -> tuple[TipFit, np.ndarray, np.ndarray]:
+    """A long shadow running down from (60, 40), and the dart's own thin pixels there: a
+    cross of flights centred on the shadow's start, or (``body``) a bar reaching out from
+    it to one side, as the body of a dart seen from its side does. The fit's tip lies far
+    down the shadow."""
+    group = np.zeros((160, 120), dtype=bool)
+    shadow = np.zeros_like(group)
+    for row in range(40, 150):
+        half = 1 + (row - 40) // 12  # narrow at the point, wider towards the flights' shadow
+        shadow[row, 60 - half : 61 + half] = True
+    own = np.zeros_like(group)
+    if body:
+        for k in range(30):  # the body from the point up to the left, then its flights
+            own[38 - k : 40 - k, 59 - k : 62 - k] = True
+        own[8:12, 18:42] = True
+    else:
+        own[40, 46:75] = True
+        own[26:55, 60] = True
+    shadow &= ~own
+    group = shadow | own
+    fit = TipFit((60.0, 140.0), (0.0, -1.0), 100.0, 6.0, 4.0, False, 0.5)
+    return fit, group, shadow
+
+
+def test_end_on_tip_needs_a_cross_centred_on_the_shadows_start():
+    from vision.shadows import end_on_tip
+
+    reach, rms_most = 20.0, 12.0
+    fit, group, shadow = _cross_scene(body=False)
+    moved = end_on_tip(fit, group, shadow, reach, rms_most)
+    assert math.hypot(moved.tip[0] - 60.0, moved.tip[1] - 40.0) < 5.0, moved.tip
+    assert not moved.point_seen
+    # Own pixels reaching out to one side of the shadow's start: a body, seen from its side.
+    fit, group, shadow = _cross_scene(body=True)
+    assert end_on_tip(fit, group, shadow, reach, rms_most) == fit
 
 
 def test_bounce_out_is_reported_as_such_and_never_as_a_dart():

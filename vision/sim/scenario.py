@@ -152,9 +152,15 @@ class SessionBuilder:
         )
 
     def throw(
-        self, bounce: bool = False, near_previous: bool = False, end_on: bool = False
+        self,
+        bounce: bool = False,
+        near_previous: bool = False,
+        end_on: bool = False,
+        off_axis_deg: float = 0.0,
     ) -> None:
-        """``end_on``: the dart points straight at the camera (its flights hide the rest)."""
+        """``end_on``: the dart points straight at the camera (its flights hide the rest);
+        ``off_axis_deg`` turns it that far off the camera's ray (towards the board's
+        normal), so that it is steep but seen a little from its side."""
         previous = [o for o in self.objects if isinstance(o, Dart)]
         leader = previous[-1] if near_previous and previous else None
         tip = self.random_tip(leader.tip_mm if leader is not None else None)
@@ -169,7 +175,14 @@ class SessionBuilder:
             direction = self._parallel_to(leader.direction)
         if end_on:
             towards = self.camera.position - np.array([tip[0], tip[1], 0.0])
-            direction = tuple(float(v) for v in towards / np.linalg.norm(towards))
+            towards /= np.linalg.norm(towards)
+            if off_axis_deg:
+                normal = np.array([0.0, 0.0, -1.0 if towards[2] < 0 else 1.0])
+                side = normal - towards * float(normal @ towards)
+                side /= np.linalg.norm(side)
+                a = math.radians(off_axis_deg)
+                towards = math.cos(a) * towards + math.sin(a) * side
+            direction = tuple(float(v) for v in towards)
         dart = Dart(tip, direction, model)
         self.objects.append(dart)
         # Impact: the board and the camera mount shake for a couple of frames.
