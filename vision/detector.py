@@ -782,6 +782,7 @@ class Detector:
         # it hides). Two darts thrown within a settle (< 0.3 s) are rare; a second one must
         # be a dart by its own clear blob, apart from the first.
         found = self._tufts_joined(_without_tail_pieces(found), pieces, shadow, (x0, y0))
+        found = _flights_joined(found, shadow)
         if not found and rims and flanks is not None:
             # Only the rim of a new dart along an earlier one changed: it landed tightly
             # beside that dart's point and hides behind it (or hides it) but for that rim.
@@ -1315,6 +1316,33 @@ def _without_tail_pieces(found: list[_Candidate]) -> list[_Candidate]:
     return kept
 
 
+def _flights_joined(found: list[_Candidate], shadow: np.ndarray) -> list[_Candidate]:
+    """A dart that landed beside an earlier one can fall apart into its barrel (a slender
+    blob with its point) and its flights further back on the barrel's line, cut off where the
+    shaft crosses the earlier dart. The flights' blob is wider than the barrel, and its end
+    is a flight's edge, no point; being the bigger blob it would win the settle. A candidate
+    behind another's point on that one's line (within the span flights show beside it:
+    standing out of the board, they look up to ``FLIGHT_LOOK_MAX`` times their span on the
+    board), and less slender than it, is that dart's flights: it joins that dart."""
+    out = list(found)
+    dropped: set[int] = set()
+    for i, flights in enumerate(found):
+        for j, body in enumerate(found):
+            if i == j or j in dropped or body.slender <= flights.slender:
+                continue
+            fit = body.fit
+            if not (body.plain and fit.point_seen and not fit.occluded):
+                continue
+            slope = _axis_slope(fit)
+            if _behind_point(
+                fit, flights.group, body.group, shadow, body.mm, slope, FLIGHT_LOOK_MAX
+            ):
+                dropped.add(i)
+                out[j] = replace(out[j], group=out[j].group | flights.group)
+                break
+    return [c for k, c in enumerate(out) if k not in dropped]
+
+
 def _behind_point(
     fit: TipFit,
     other: np.ndarray,
@@ -1322,13 +1350,15 @@ def _behind_point(
     shadow: np.ndarray,
     mm: float,
     slope: float = 0.0,
+    look: float = 1.0,
 ) -> bool:
     """Whether the object blob ``other`` (apart from ``group``, the blob of ``fit``) lies
     behind the fit's point on its line: a piece of the same dart (its flights, its shaft)
     cut off from the part with the point. Flights are wider than the barrel: the band is a
     flight's half span (about 20 mm) rather than the barrel's width. Shadows are left out
     (they start at the point and run wherever the light sends them). ``slope``: how far
-    (px per px along) the dart's true line may leave the fitted one (see ``_axis_slope``)."""
+    (px per px along) the dart's true line may leave the fitted one (see ``_axis_slope``);
+    ``look``: how many times a flight's span on the board the flights may look beside it."""
     if np.count_nonzero(other & group) > 0:
         return False
     ys, xs = np.nonzero(other & ~shadow)
@@ -1336,7 +1366,7 @@ def _behind_point(
         return False
     tip = np.array(fit.tip)
     axis = np.array(fit.axis)
-    band = max(6.0, 0.6 * fit.width_px, FLIGHT_HALF_SPAN_MM / mm)
+    band = max(6.0, 0.6 * fit.width_px, look * FLIGHT_HALF_SPAN_MM / mm)
     reach = 2.5 * fit.length_px + 20
     along, across = axis_coordinates(xs, ys, tip, axis)
     inside = (

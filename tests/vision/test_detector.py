@@ -457,6 +457,44 @@ def test_flights_off_a_slivers_fitted_line_by_its_slant_are_behind_its_point():
     assert not _behind_point(fit, far_off, sliver, shadow, mm, slope)
 
 
+def test_flights_cut_off_behind_a_slender_barrel_join_it_and_win_no_settle():
+    """A dart beside an earlier one fell apart into its barrel (slender, with its point) and
+    its flights further back on the barrel's line. The flights' blob is the bigger one and
+    ranks first; its end is a flight's edge, not a point. Flights stand out of the board and
+    look wider beside the line than their span on the board: they are the barrel's dart."""
+    from vision.detector import _Candidate, _flights_joined
+    from vision.tip import TipFit
+
+    shape = (90, 160)
+    shadow = np.zeros(shape, dtype=bool)
+    barrel = np.zeros(shape, dtype=bool)
+    barrel[43:47, 10:60] = True  # point at x = 10, towards +x
+    barrel_fit = TipFit((10.0, 45.0), (1.0, 0.0), 50.0, 4.0, 3.0, False, 1.0)
+    flights = np.zeros(shape, dtype=bool)
+    flights[20:70, 75:95] = True  # 25 px either side of the line: 2.5 half spans
+    flights_fit = TipFit((85.0, 70.0), (0.0, -1.0), 50.0, 20.0, 3.0, False, 1.0)
+    mm = 2.0  # a flight's half span on the board is 10 px
+
+    def candidate(fit, group):
+        slender = fit.length_px / fit.width_px
+        return _Candidate(float(group.sum()), fit, group, slender, float(group.sum()), True, mm)
+
+    found = [candidate(flights_fit, flights), candidate(barrel_fit, barrel)]
+    joined = _flights_joined(found, shadow)
+    assert len(joined) == 1
+    assert joined[0].fit is barrel_fit
+    assert np.array_equal(joined[0].group, barrel | flights)
+    # a dart of its own in front of the barrel's point is no flight of it
+    ahead = np.zeros(shape, dtype=bool)
+    ahead[20:70, 0:8] = True
+    assert len(_flights_joined([candidate(flights_fit, ahead), found[1]], shadow)) == 2
+    # nor is a slender dart lying behind the barrel's point (a barrel is the slenderer)
+    thin_fit = TipFit((75.0, 45.0), (1.0, 0.0), 80.0, 2.0, 3.0, False, 1.0)
+    thin = np.zeros(shape, dtype=bool)
+    thin[44:46, 75:155] = True
+    assert len(_flights_joined([candidate(thin_fit, thin), found[1]], shadow)) == 2
+
+
 def _tight_group(seed: int, off_mm: float):
     """Photos of the empty board, of one dart, and of a second dart of the same model and
     direction whose point is ``off_mm`` behind the first's along the first's image line:
