@@ -159,6 +159,8 @@ class Detector:
         self.camera_shift_px: tuple[float, float] = (0.0, 0.0)
         # photos had to be turned back onto the empty board's grid (a camera held in the hand)
         self._turned = False
+        # photos had to be shifted back by a fraction of a pixel (a tripod touched)
+        self._shifted = False
         self.last_timing: dict[str, float] = {}
         # the boxes the last settle looked in (a probe for tests and tools)
         self.last_regions: list[tuple[int, int, int, int]] = []
@@ -255,6 +257,7 @@ class Detector:
             return warp_back(image, homography, self.reference)
         if shift is None or math.hypot(*shift) < 0.05:
             return image
+        self._shifted = True
         return self._undo_shift(image, shift)
 
     def _estimate_shift(
@@ -322,11 +325,12 @@ class Detector:
     @property
     def _resampled(self) -> bool:
         """Whether the pictures compared may have been resampled onto the empty board's grid
-        at a phase that differs across the picture: photos turned back by a homography (a
-        camera held in the hand), or video frames after the board or camera moved. (Photos
-        only shifted back, a tripod touched, share one phase over the picture: the measured
-        threshold and the shift allowance already take in what they lose.)"""
-        return self._turned or self.camera_shift_px != (0.0, 0.0)
+        at a phase that differs across the picture or from one picture to the next: photos
+        turned back by a homography (a camera held in the hand) or shifted back by a fraction
+        of a pixel (a tripod touched: each photo at its own phase, and the empty board at none,
+        so thin printed lines ripple along their length where the phases beat), or video
+        frames after the board or camera moved."""
+        return self._turned or self._shifted or self.camera_shift_px != (0.0, 0.0)
 
     def _small_in_reference_grid(self, small: np.ndarray) -> np.ndarray:
         """The gate's small picture on the empty board's grid (cheap: it is small)."""

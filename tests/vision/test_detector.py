@@ -495,6 +495,38 @@ def test_flights_cut_off_behind_a_slender_barrel_join_it_and_win_no_settle():
     assert len(_flights_joined([candidate(thin_fit, thin), found[1]], shadow)) == 2
 
 
+def test_photos_shifted_back_by_a_fraction_of_a_pixel_count_as_resampled():
+    """A tripod touched between photos: each photo is shifted back onto the empty board's
+    grid at its own fraction of a pixel (the empty board at none), so thin printed lines
+    ripple where the phases differ, as in turned photos; the ripple test must apply. A photo
+    that needed no shift leaves the pictures as they were."""
+    import boards
+    from calibration.model import from_camera
+    from vision.detector import Detector
+    from vision.frames import Frame
+    from vision.sim.darts import Dart, DartModel
+    from vision.sim.render import FrameSpec, Renderer
+    from vision.sim.scenario import CameraSetup
+    from vision.sim.testing import STEADY_LIGHT
+
+    board = boards.load("groundround")
+    camera = CameraSetup(35.0, 30.0, 0.0, 65.0, (-0.12, 0.03, 0, 0, 0)).camera(board)
+    renderer = Renderer(board, camera, STEADY_LIGHT, 2.0, None, seed=4)
+    detector = Detector(board, from_camera(camera, board.id))
+    empty = renderer.render(FrameSpec((), 0.0))
+    assert darts([(0, e) for e in detector.process_still(Frame(empty, 0.0, "p"))]) == []
+    again = renderer.render(FrameSpec((), 2.0))
+    assert darts([(0, e) for e in detector.process_still(Frame(again, 2.0, "p"))]) == []
+    assert not detector._resampled
+    rng = np.random.default_rng(4)
+    dart = Dart((250.0, 260.0), Dart.random_direction(rng), DartModel.random(rng))
+    image = renderer.render(FrameSpec((dart,), 4.0, offset=(0.45, -0.3)))
+    found = darts([(0, e) for e in detector.process_still(Frame(image, 4.0, "p"))])
+    assert detector._resampled
+    assert len(found) == 1
+    assert math.hypot(found[0].x_mm - dart.tip_mm[0], found[0].y_mm - dart.tip_mm[1]) < 2.5
+
+
 def _tight_group(seed: int, off_mm: float):
     """Photos of the empty board, of one dart, and of a second dart of the same model and
     direction whose point is ``off_mm`` behind the first's along the first's image line:
