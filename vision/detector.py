@@ -901,11 +901,9 @@ class Detector:
                 slope = _axis_slope(fit_b)
                 if not _behind_point(fit_b, candidate.group, group_b, shadow, mm, slope):
                     continue
-                if not solid and _point_end_solid(fit_b, group_b, shadow, 0.0) < FAR_SOLID:
+                if not solid and _point_end_solid(fit_b, group_b, shadow) < FAR_SOLID:
                     # Ends in shadow-like pixels only: the dart's own shadow. (A body that is
-                    # a dart by its own solid blob is no shadow, even with a grey point.) A
-                    # grey blob with none of its pixels on its line near its point shows no
-                    # point at all: a flight's shadow, wide and ragged, not a body.
+                    # a dart by its own solid blob is no shadow, even with a grey point.)
                     continue
                 # The flights must stand out of the board above the body's point: a line
                 # further off than a dart can lean is rather the dart's shadow, which starts
@@ -1391,19 +1389,16 @@ def _axis_slope(fit: TipFit) -> float:
     return max(1.0, fit.width_px) / max(1.0, fit.length_px)
 
 
-def _point_end_solid(
-    fit: TipFit, group: np.ndarray, shadow: np.ndarray, unjudged: float = 1.0
-) -> float:
+def _point_end_solid(fit: TipFit, group: np.ndarray, shadow: np.ndarray) -> float:
     """Of the 1-px steps along the fit's line over the third of its length next to its point,
     the share holding a pixel that is not shadow-like. A body's point end (point, barrel)
     changed colour somewhere; the dart's own shadow, which starts at the point and runs
-    away from it, only darkened the board. ``unjudged``: the answer when the blob has no
-    pixel on the line there."""
+    away from it, only darkened the board."""
     ys, xs = np.nonzero(group)
     along, across = axis_coordinates(xs, ys, fit.tip, fit.axis)
     near = (np.abs(across) <= 1.5) & (along >= -2.0) & (along <= fit.length_px / 3)
     if not near.any():
-        return unjudged  # nothing to judge by
+        return 1.0  # nothing to judge by
     steps = np.floor(along[near]).astype(int)
     solid = ~shadow[ys[near], xs[near]]
     return len(np.unique(steps[solid])) / len(np.unique(steps))
