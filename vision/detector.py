@@ -85,12 +85,12 @@ STAYED_SHARE = 0.3
 # Some of a dart itself must show, at least a flight's edge, not its shadow alone: this
 # share of the least area of a dart.
 SOME_OF_IT = 0.1
-# The pixels of a cross of flights, wings reaching a half span from its middle, lie on
-# average about half span / sqrt(3) from it; a blob much more spread out is no such cross.
-TUFT_RMS_MM = 1.25 * FLIGHT_HALF_SPAN_MM / math.sqrt(3)
 # Flights seen along their dart stand out of the board towards the camera: they reach
 # about this far around its point in the picture (board mm).
 CROSS_REACH_MM = 1.25 * FLIGHT_HALF_SPAN_MM
+# The pixels of a cross of flights, wings reaching that far from its middle, lie on average
+# about reach / sqrt(3) from it; a blob much more spread out is no such cross.
+TUFT_RMS_MM = CROSS_REACH_MM / math.sqrt(3)
 
 
 @dataclass
@@ -515,7 +515,7 @@ class Detector:
         and moved down the board (gravity), by no more than a few of its own lengths."""
         overlap = np.count_nonzero(current & previous)
         smaller = min(np.count_nonzero(current), np.count_nonzero(previous))
-        if overlap >= 0.3 * smaller:
+        if overlap >= STAYED_SHARE * smaller:
             return True
         before, after = _blobs(previous), _blobs(current)
         for area_a, (xa, ya), length_a in before:

@@ -80,10 +80,12 @@ class DartGeometry:
         self.rotation = rotation
         self.center = -rotation.T @ translation  # camera centre, board mm (z < 0)
 
-    def _ray(self, pixel: np.ndarray) -> np.ndarray:
-        u, v = self.calibration.undistort(np.asarray(pixel).reshape(1, 2))[0]
-        d = self.rotation.T @ (self.k_inv @ np.array([u, v, 1.0]))
-        return d / np.linalg.norm(d)
+    def _rays(self, pixels: np.ndarray) -> np.ndarray:
+        """Unit directions (N x 3, board frame) of the camera rays through ``pixels``."""
+        undistorted = self.calibration.undistort(np.asarray(pixels, np.float64).reshape(-1, 2))
+        homogeneous = np.column_stack([undistorted, np.ones(len(undistorted))])
+        rays = homogeneous @ self.k_inv.T @ self.rotation  # rotation.T @ k_inv @ x, each row
+        return rays / np.linalg.norm(rays, axis=1, keepdims=True)
 
     def best_angle(
         self, tip_px: np.ndarray, tail_px: np.ndarray, length_mm: tuple[float, float]
@@ -92,7 +94,7 @@ class DartGeometry:
         under ``tip_px`` to a point on the ray of ``tail_px``, ``length_mm`` long."""
         tip = self.calibration.image_to_board(np.asarray(tip_px).reshape(1, 2))[0]
         tip3 = np.array([tip[0], tip[1], 0.0])
-        d = self._ray(tail_px)
+        d = self._rays(tail_px)[0]
         if d[2] <= 1e-9:
             return 90.0
         reach = -self.center[2] / d[2]  # where the ray meets the board
@@ -118,10 +120,7 @@ class DartGeometry:
         tip3 = np.array([tip[0], tip[1], 0.0])
         steps = np.arange(0.0, most_px + 0.5, 0.5)
         pixels = np.asarray(tip_px, np.float64)[None, :] + steps[:, None] * direction[None, :]
-        undistorted = self.calibration.undistort(pixels)
-        rays = (self.k_inv @ np.column_stack([undistorted, np.ones(len(steps))]).T).T
-        rays = rays @ self.rotation  # rotation.T @ ray, for each row
-        rays /= np.linalg.norm(rays, axis=1, keepdims=True)
+        rays = self._rays(pixels)
         down = np.maximum(rays[:, 2], 1e-9)
         reach = -self.center[2] / down  # where each ray meets the board
         # the nearest point of each ray to the spot, on the room side of the board
