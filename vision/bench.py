@@ -30,6 +30,7 @@ TARGETS = {
     "ms_per_frame": 10.0,
     "locate_ms": 60.0,
 }
+PICTURE_SIZE = (1280, 720)  # the camera picture the targets are set for
 MATCH_MM = 50.0  # a detection further than this from every thrown dart is a phantom
 
 
@@ -286,7 +287,14 @@ def _run(board_ids: list[str], sessions: int, seed: int, **options: Any) -> dict
         }
     total = summarise(all_scores)
     total["far_kinds"] = _far_kinds([m for s in all_scores for m in s.misses])
-    return {"boards": rows, "total": total, "targets": TARGETS, "notes": notes}
+    size = options.get("image_size", PICTURE_SIZE)
+    return {
+        "boards": rows,
+        "total": total,
+        "targets": TARGETS,
+        "image_size": list(size),
+        "notes": notes,
+    }
 
 
 def _far_kinds(misses: list[dict[str, Any]]) -> dict[str, int]:
@@ -331,6 +339,8 @@ def format_table(result: dict[str, Any]) -> str:
         "targets: " + ", ".join(f"{k} {'ok' if v else 'MISSED'}" for k, v in verdict.items())
     )
     lines.append("locate ms = mean/max over the frames where a dart was located")
+    if "image_size" in result:
+        lines.append("camera picture: {}x{} px".format(*result["image_size"]))
     kinds = result["total"].get("far_kinds")
     if kinds:
         lines.append(

@@ -41,6 +41,12 @@ def add_vision_parser(sub: argparse._SubParsersAction) -> None:
         help="with --stills: each photo also turned and tilted a little (a phone held in "
         "the hand), not only shifted (a tripod touched)",
     )
+    vision.add_argument(
+        "--size",
+        default="1280x720",
+        help="the simulated camera's picture, WIDTHxHEIGHT in pixels (default 1280x720, "
+        "where the targets are set): how the detector fares with other cameras",
+    )
     vision.set_defaults(func=run_vision)
 
 
@@ -51,7 +57,22 @@ def run_vision(args: argparse.Namespace) -> int:
     if args.handheld and not args.stills:
         print("oche bench vision: --handheld describes photos; add --stills", file=sys.stderr)
         return 2
-    result = run(board_ids, args.sessions, args.seed, stills=args.stills, handheld=args.handheld)
+    image_size = _picture_size(args.size)
+    if image_size is None:
+        print(
+            f"oche bench vision: --size {args.size!r} is not WIDTHxHEIGHT in pixels, "
+            "e.g. --size 1920x1080 (each side 320-8192)",
+            file=sys.stderr,
+        )
+        return 2
+    result = run(
+        board_ids,
+        args.sessions,
+        args.seed,
+        stills=args.stills,
+        handheld=args.handheld,
+        image_size=image_size,
+    )
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
@@ -61,6 +82,15 @@ def run_vision(args: argparse.Namespace) -> int:
             for miss in row["misses"]:
                 print(board, json.dumps(miss))
     return 0
+
+
+def _picture_size(text: str) -> tuple[int, int] | None:
+    """``"1920x1080"`` as (1920, 1080); None when it is no picture size a camera gives."""
+    width, _, height = text.lower().partition("x")
+    if not (width.isdigit() and height.isdigit()):
+        return None
+    size = (int(width), int(height))
+    return size if all(320 <= side <= 8192 for side in size) else None
 
 
 # --- boards, calibration, table ----------------------------------------------------------

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 import boards
 from vision.bench import SessionScore, _match, format_table, meets, summarise
 from vision.events import BounceoutEvent, DartEvent, TakeoutEvent
@@ -100,3 +104,31 @@ def test_handheld_without_stills_is_refused_with_a_hint(capsys):
 
     assert main(["bench", "vision", "--handheld", "--sessions", "1"]) == 2
     assert "add --stills" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("size", ["1280", "1280x", "axb", "100x100", "1280x720x3"])
+def test_a_picture_size_that_is_no_camera_picture_is_refused_with_a_hint(capsys, size):
+    from oche.cli import main
+
+    assert main(["bench", "vision", "--size", size, "--sessions", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"--size {size!r}" in err and "e.g. --size 1920x1080" in err
+
+
+def test_the_benchmark_runs_with_another_camera_picture_and_says_which(capsys):
+    from oche.cli import main
+
+    args = ["bench", "vision", "--stills", "--sessions", "1", "--boards", "classic"]
+    assert main([*args, "--size", "960x540", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["image_size"] == [960, 540]
+    assert result["total"]["thrown"] > 0 and result["total"]["found"] > 0
+    result["boards"]["classic"] = result["total"]
+    assert "camera picture: 960x540 px" in format_table(result)
+
+
+def test_the_sessions_are_filmed_at_the_asked_picture_size():
+    from vision.sim.scenario import random_session
+
+    session = random_session(boards.load("classic"), 3, image_size=(960, 540))
+    assert session.renderer.render(session.frames[0]).shape[:2] == (540, 960)
