@@ -858,14 +858,6 @@ def _walk(
         return _walk(
             full_evidence, center, axis, t_end, threshold, occluders, colors, bodies, 2 * reach
         )
-    if colors is not None and not occluded:
-        end = _before_weak_tail(signal, on, near, was, first, end, step, threshold)
-    # The point's level: the strongest signal just inside the end (the edge of a bright
-    # point blurs outwards, so the run's last pixels are weaker than the point itself).
-    lo = max(0, end - int(4 / step))
-    level = float(signal[lo + int(np.argmax(signal[lo : end + 1]))])
-    # placed on the balanced signal unless the point is only seen against one side
-    placed = balanced if float(balanced[lo : end + 1].max()) >= tau else signal
     # The brightness on the axis now and of the board under it before: the point is opaque,
     # so where the board under its end changes colour its change to the board changes too.
     lumas = None
@@ -874,7 +866,27 @@ def _walk(
             np.convolve(now @ LUMA_BGR, kernel, mode="same"),
             np.convolve(was @ LUMA_BGR, kernel, mode="same"),
         )
-    tip_s = _half_level(placed, s, lo, end, step, on - placed, stop, noise=tau, lumas=lumas)
+    if lumas is not None and not occluded:
+        end = _before_weak_tail(signal, on, near, was, first, end, step, threshold)
+    # The point's level: the strongest signal just inside the end (the edge of a bright
+    # point blurs outwards, so the run's last pixels are weaker than the point itself).
+    lo = max(0, end - int(4 / step))
+    level = float(signal[lo + int(np.argmax(signal[lo : end + 1]))])
+    # placed on the balanced signal unless the point is only seen against one side
+    placed = balanced if float(balanced[lo : end + 1].max()) >= tau else signal
+    tip_s = _half_level(
+        placed,
+        s,
+        lo,
+        end,
+        step,
+        on - placed,
+        stop,
+        noise=tau,
+        lumas=lumas,
+        # where the point goes on behind an earlier object, its change ends there, not the tip
+        calm=None if occluded else signal,
+    )
     if occluded:
         # The point goes on behind an earlier dart and does not come out: it enters the
         # board somewhere behind it; the middle of the hidden stretch is the best guess.
@@ -1258,6 +1270,7 @@ def _half_level(
     limit: int | None = None,
     noise: float | None = None,
     lumas: tuple[np.ndarray, np.ndarray] | None = None,
+    calm: np.ndarray | None = None,
 ) -> float:
     """Where ``signal`` falls to half of the point's own peak in ``lo..end``, going outwards
     (sub-sample), not past sample ``limit``. ``noise``: the level of change that is surely
@@ -1272,7 +1285,14 @@ def _half_level(
     ``lumas``: brightness on the axis now and of the board under it before. The point's
     change is its contrast with the board under it, so where the board under its end turns
     closer to the point's brightness the half level goes down with that contrast (see
-    ``_contrast_ratio``), up to ``end`` (as far as the walk followed the change)."""
+    ``_contrast_ratio``), up to ``end`` (as far as the walk followed the change).
+
+    ``calm``: the change on the axis against the calmer side only. Where ``signal`` (against
+    both sides) stops only because one side has become as strong as the point (a shadow
+    lying along one side of the point's end), nothing there says where the point ends: it
+    still stood out at that sample, and it ends no further out than where the change against
+    the calm side does (which also takes in the blur of that shadow past the tip). The tip
+    goes half way between the two, the guess that is off by least at worst."""
     limit = len(s) - 1 if limit is None else limit
     k = _point_peak(signal, lo, end, noise)
     level = float(signal[k])
@@ -1293,7 +1313,13 @@ def _half_level(
         a, b = float(signal[k] - half[k]), float(signal[k + 1] - half[k + 1])
         if a != b:
             frac = float(np.clip(a / (a - b), 0.0, 1.0))
-    return float(s[k] - frac * step)
+    tip = float(s[k] - frac * step)
+    if calm is not None and k + 1 <= limit and signal[k + 1] >= half[k + 1]:
+        # stopped by what lies beside, not by the point's own fall (see above)
+        outer = _half_level(calm, s, lo, end, step, beside + signal - calm, limit, noise, lumas)
+        if outer < tip:
+            return (tip + outer) / 2
+    return tip
 
 
 def _contrast_ratio(

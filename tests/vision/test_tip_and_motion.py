@@ -377,3 +377,31 @@ def test_a_barrels_tapered_front_gives_no_point_level():
     thin = near.copy()
     thin[:28] = 8.0
     assert _point_ends_here(now, signal, thin, 30, 36, threshold)
+
+
+def test_half_level_goes_half_way_to_the_calm_sides_end_when_a_side_is_as_strong():
+    # A point (40 against both sides) whose end has a shadow along one side, as strong as the
+    # point (38 on average beside it): against both sides it stops standing out 3 px before
+    # its end. Against the calm side alone it runs 4 px further, to the shadow's blur past
+    # the tip. The tip goes half way between the two.
+    step = 0.25
+    s = -step * np.arange(60)
+    both = np.zeros(60, np.float32)
+    beside = np.zeros(60, np.float32)
+    both[:13] = 40.0
+    both[13:29] = 3.0
+    beside[13:29] = 38.0
+    calm = np.zeros(60, np.float32)
+    calm[:29] = 40.0
+    inner = _half_level(both, s, 0, 12, step, beside, noise=8.0)
+    outer = _half_level(calm, s, 0, 28, step, np.zeros(60, np.float32), noise=8.0)
+    assert inner >= s[14] and outer <= s[27]  # 3 px apart at least
+    tip = _half_level(both, s, 0, 28, step, beside, noise=8.0, calm=calm)
+    assert abs(tip - (inner + outer) / 2) <= step
+    # where the point's own fall stops it, the calm side does not matter
+    fall = both.copy()
+    fall[13:29] = 0.0
+    plain = np.zeros(60, np.float32)
+    assert _half_level(fall, s, 0, 12, step, plain, noise=8.0, calm=calm) == _half_level(
+        fall, s, 0, 12, step, plain, noise=8.0
+    )
