@@ -868,6 +868,7 @@ def _walk(
         )
     if lumas is not None and not occluded:
         end = _before_weak_tail(signal, on, near, was, first, end, step, threshold)
+        end = _before_darkening(lumas, first, end, step, tau)
     # The point's level: the strongest signal just inside the end (the edge of a bright
     # point blurs outwards, so the run's last pixels are weaker than the point itself).
     lo = max(0, end - int(4 / step))
@@ -939,6 +940,38 @@ def _before_weak_tail(
             continue
         best = k - 1
     return best
+
+
+def _before_darkening(
+    lumas: tuple[np.ndarray, np.ndarray], first: int, end: int, step: float, tau: float
+) -> int:
+    """The walk's ``end``, or the last sample of a point brighter than the board under it
+    before a run that darkens the board.
+
+    The point is opaque: a sample it covers, wholly or in part, shows its brightness or a mix
+    of it and the board's, so a point brighter than the board brightens every sample it
+    covers. A shadow only darkens. Where the brightness on the axis turns from clearly
+    brighter than the board before (``tau``: clear change) to clearly darker, where the point
+    would still be clearly brighter than that board, and stays darker for longer than a
+    point's tapered end and its blur, the point has ended: what goes on is its shadow."""
+    now, board = lumas
+    change = now - board
+    span = round(TAIL_PX / step)  # the point before, the shadow after: each this long
+    blur = round(1.0 / step)  # the blurred edge between the two
+    run = round(2 * TAIL_PX / step)  # the darkening lasts this long at least
+    for i in range(max(first, span + blur), min(end + 1, len(change) - run + 1)):
+        if change[i] > -tau or not (change[i - blur - span : i - blur] >= tau).all():
+            continue
+        if not (change[i : i + span] <= -tau).all() or not (change[i : i + run] < 0).all():
+            continue
+        point = float(np.median(now[i - blur - span : i - blur]))
+        if not (point - board[i : i + span] >= tau).all():
+            continue  # the board got as bright as the point: it may still be there
+        j = i
+        while change[j] <= 0:
+            j -= 1
+        return min(end, j)
+    return end
 
 
 def _runs_at_least(flags: np.ndarray, length: int) -> np.ndarray:

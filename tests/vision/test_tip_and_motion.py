@@ -405,3 +405,29 @@ def test_half_level_goes_half_way_to_the_calm_sides_end_when_a_side_is_as_strong
     assert _half_level(fall, s, 0, 12, step, plain, noise=8.0, calm=calm) == _half_level(
         fall, s, 0, 12, step, plain, noise=8.0
     )
+
+
+def test_point_brighter_than_the_board_ends_where_the_axis_turns_darker():
+    """Along the axis (0.25 px samples): a point brighter than the board (180 on 100), then
+    its shadow on the same line (70) for 5 px. A point covering a sample, wholly or in part,
+    can only brighten it: the walk's end goes back to the point's last sample."""
+    from vision.tip import TAIL_PX, _before_darkening
+
+    step, tau = 0.25, 6.0
+    n = 100
+    board = np.full(n, 100.0)
+    now = board.copy()
+    now[:40] = 180.0  # the point
+    now[40:60] = 70.0  # its shadow, 5 px
+    assert _before_darkening((now, board), 10, 70, step, tau) == 39
+    # a darkening shorter than a point's tapered end and its blur may be the point's own
+    # shading: kept
+    short = now.copy()
+    short[40 + round(2 * TAIL_PX / step) - 2 :] = 100.0
+    assert _before_darkening((short, board), 10, 70, step, tau) == 70
+    # where the board under it is as bright as the point, the point may still be there
+    bright = board.copy()
+    bright[40:] = 178.0
+    assert _before_darkening((now, bright), 10, 70, step, tau) == 70
+    # a shadow darkens: a point darker than the board followed by a brighter run is no shadow
+    assert _before_darkening((2 * board - now, board), 10, 70, step, tau) == 70
