@@ -380,6 +380,19 @@ class Detector:
         changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2)))
         return gain, changed
 
+    def _thin_changes(self, small: np.ndarray, gain: np.ndarray) -> np.ndarray:
+        """Where the small picture changed in lines a pixel wide: over-threshold pixels with
+        an over-threshold neighbour (a lone speck of noise has none). The opening in
+        ``_changed_small`` removes such lines, and with them the only trace of some darts: one
+        that landed along an earlier dart and shows only the thin rims that stick out of it,
+        or one as bright as the board behind it in grey, which changes only along its
+        outline."""
+        assert self.scene_small is not None
+        over = np.abs(small.astype(np.float32) - self.scene_small * gain) > self.small_threshold
+        over = over.astype(np.uint8)
+        support = cv2.boxFilter(over, cv2.CV_16U, (3, 3), normalize=False)
+        return over & (support >= 2).astype(np.uint8)
+
     # --- phases ---------------------------------------------------------------------------
     def _warmup(self, image: np.ndarray, small: np.ndarray, moving: bool) -> list[Event]:
         previous, self._previous = self._previous, image
@@ -557,6 +570,13 @@ class Detector:
         gain_r = gain_field(small, self.reference_small.astype(np.uint8), 31)
         f = small.astype(np.float32)
         mm_small = self._mm_per_px * self._scale
+        if np.count_nonzero(changed) == 0:
+            # Something moved and settled, yet nothing changed but in lines a pixel wide:
+            # look there before saying nothing stayed. A change all over the picture in such
+            # lines (a quarter of its tiles, as a moved board makes) is printed edges, no dart.
+            thin = self._thin_changes(small, gain_s)
+            if _tile_share(thin) < 0.25:
+                changed = thin
         if np.count_nonzero(changed) == 0:
             self.scene = image.copy()
             self.scene_small = small.copy()
