@@ -44,7 +44,7 @@ from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
 from vision.frames import Frame
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, local_change, robust_sigma
-from vision.shadows import POINT_MM, at_shadow_start, end_on_tip, shadow_like
+from vision.shadows import POINT_MM, at_shadow_fork, at_shadow_start, end_on_tip, shadow_like
 from vision.tip import (
     FAR_SOLID,
     LOOK_TUFT_MM,
@@ -755,6 +755,7 @@ class Detector:
                 found.append(_ranked(fit, group, shadow, mm, slender, plain=False))
                 continue
             fit = at_shadow_start(fit, group, shadow, mm, self._point_px(fit, offset, mm))
+            fit = at_shadow_fork(fit, group, shadow, mm)
             if _point_on_flank(fit, group, flanks, mm):
                 pieces.append((0.0, fit, group))  # a new dart's edge along an earlier one
                 rims.append((group, mm))

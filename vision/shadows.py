@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from vision.tip import TipFit, axis_coordinates
@@ -205,3 +206,83 @@ def end_on_tip(
         hidden_px=0.0,
         spread_px=doubt,
     )
+
+
+def at_shadow_fork(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float) -> TipFit:
+    """Every shadow of a dart starts at its point (the point touches the board), and each
+    is a straight band from there. Under two lamps one shadow may lie along the dart's own
+    line, so that the walk runs on through it, while the other leaves that line at an angle:
+    a straight shadow-like branch that meets the line ahead of the solid dart meets it at
+    the point. The tip goes back to where the branch, extended, crosses the dart's line."""
+    tip = np.array(fit.tip)
+    axis = np.array(fit.axis)
+    ys, xs = np.nonzero(group)
+    along, across = axis_coordinates(xs, ys, tip, axis)
+    sh = shadow[ys, xs]
+    ahead = along >= 0.0
+    n = int(along[ahead].max()) + 1 if ahead.any() else 0
+    if n < 2:
+        return fit
+    core = ahead & (np.abs(across) <= 2.0) & ~sh
+    solid = np.bincount(np.round(along[core]).astype(int), minlength=n + 1)[: n + 1] >= 2
+    solid = solid[:-1] & solid[1:]
+    if not solid.any():
+        return fit
+    t_solid = int(np.argmax(solid))
+    if t_solid * mm < MIN_SHADOW_RUN_MM:
+        return fit  # the tip is already near the solid dart
+    # shadow-like pixels beside the dart's line (off the band its own shadow on the line
+    # takes) and no further out along it than the solid dart
+    band = max(3.0, FORK_BAND_MM / mm)
+    off = sh & (np.abs(across) > band) & (along < t_solid)
+    if np.count_nonzero(off) < 8:
+        return fit
+    mask = np.zeros(group.shape, np.uint8)
+    mask[ys[off], xs[off]] = 1
+    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    best = None
+    for k in range(1, count):
+        ky, kx = np.nonzero(labels == k)
+        if len(kx) < 8:
+            continue
+        pts = np.column_stack([kx, ky]).astype(np.float64)
+        centre = pts.mean(axis=0)
+        _, sv, vt = np.linalg.svd(pts - centre, full_matrices=False)
+        direction = vt[0]
+        spread = pts @ direction
+        length = float(spread.max() - spread.min())
+        width = 4.0 * float(sv[1]) / np.sqrt(len(kx))
+        if length * mm < MIN_SHADOW_RUN_MM or length < FORK_SLENDER * max(width, 1.0):
+            continue
+        if abs(float(direction @ axis)) > np.cos(np.radians(FORK_MIN_DEG)):
+            continue  # along the dart's line: its own shadow's edge, not a branch
+        # where the branch's line crosses the dart's line (along the axis from the tip)
+        normal = np.array([-axis[1], axis[0]])
+        denom = float(direction @ normal)
+        step = -float((centre - tip) @ normal) / denom
+        cross = centre + direction * step
+        s = float((cross - tip) @ axis)
+        # the branch must reach the line: its near end within the band's reach of it
+        near = float(np.min(np.abs((pts - tip) @ normal)))
+        if near > 2.0 * band or not (0.0 <= s < t_solid):
+            continue
+        if best is None or s > best:
+            best = s
+    if best is None or best * mm < MIN_SHADOW_RUN_MM:
+        # A crossing this near the tip may be the point's own soft shadow beside it, or a
+        # grey point taken for shadow (as in ``at_shadow_start``): the walk's tip stays.
+        return fit
+    new_tip = tip + axis * best
+    return replace(
+        fit,
+        tip=(float(new_tip[0]), float(new_tip[1])),
+        length_px=max(1.0, fit.length_px - best),
+        quality=min(fit.quality, 0.5),
+    )
+
+
+# Half the width of the band a shadow along the dart's own line takes beside it.
+FORK_BAND_MM = 4.0
+# A branch is a slender straight band (length over width) at least this far off the line.
+FORK_SLENDER = 3.0
+FORK_MIN_DEG = 20.0

@@ -656,3 +656,40 @@ def test_a_point_touching_an_earlier_dart_behind_its_point_is_a_rim_not_a_point(
         crossing[64 + k // 2 : 67 + k // 2, 100 + k] = True
     assert not _point_on_flank(point(100.0, 64.0), crossing, flanks, 1.0)
     assert _earlier_flanks([known_dart], box, None) is None
+
+
+def test_a_shadow_branching_off_the_darts_line_marks_its_point():
+    """Two lamps: one shadow runs on along the dart's own line (the walk followed it 40 px
+    past the grey point), the other leaves the line at an angle. Every shadow of a dart starts at
+    its point, so the point is where the branch meets the line (groundround 1013 f12 and f207
+    on seed 13 were 88 and 66 mm off so). No branch, or a band that does not reach the line,
+    leaves the tip alone, and so does one meeting the line near the tip."""
+    from vision.shadows import at_shadow_fork
+    from vision.tip import TipFit
+
+    def scene(branch: bool, reaches: bool = True, at: int = 60):
+        group = np.zeros((120, 200), bool)
+        shadow = np.zeros_like(group)
+        group[58:63, 60:150] = True  # the dart, its point at x = 60, flights towards +x
+        shadow[58:63, 60:70] = True  # a grey point passes for a shadow
+        group[58:63, 20:60] = True  # its shadow along its line, on past the point
+        shadow[58:63, 20:60] = True
+        if branch:
+            start = 2 if reaches else 12
+            for k in range(start, 40):  # the other lamp's shadow, down and back at 45 deg
+                group[60 + k : 63 + k, at - 1 - k : at + 2 - k] = True
+                shadow[60 + k : 63 + k, at - 1 - k : at + 2 - k] = True
+        return group, shadow
+
+    fit = TipFit((20.0, 60.0), (1.0, 0.0), 130.0, 5.0, 4.0, False, 1.0)
+    group, shadow = scene(True)
+    moved = at_shadow_fork(fit, group, shadow, 1.0)
+    assert abs(moved.tip[0] - 60.0) <= 2.0 and abs(moved.tip[1] - 60.0) <= 1.0, moved.tip
+    group, shadow = scene(False)
+    assert at_shadow_fork(fit, group, shadow, 1.0).tip == fit.tip
+    group, shadow = scene(True, reaches=False)
+    assert at_shadow_fork(fit, group, shadow, 1.0).tip == fit.tip
+    # a branch meeting the line within a short shadow run of the tip: maybe the point's own
+    # soft shadow beside it, so the tip stays
+    group, shadow = scene(True, at=30)
+    assert at_shadow_fork(fit, group, shadow, 1.0).tip == fit.tip
