@@ -79,11 +79,17 @@ def at_shadow_start(
         return fit  # within a point's length of the tip: maybe the point and its shadow
     if float(np.median(widths[1 : max(2, narrowest)])) < SHADOW_WIDENING * narrow:
         return fit  # about as narrow out there as at the start: a grey point or barrel
-    new_tip = tip + axis * start
+    return _moved_back(fit, start)
+
+
+def _moved_back(fit: TipFit, by: float) -> TipFit:
+    """The fit with its tip ``by`` px back along its axis, towards the flights: a tip put back
+    from out in a shadow is less sure than one the walk placed."""
+    new_tip = np.array(fit.tip) + np.array(fit.axis) * by
     return replace(
         fit,
         tip=(float(new_tip[0]), float(new_tip[1])),
-        length_px=max(1.0, fit.length_px - start),
+        length_px=max(1.0, fit.length_px - by),
         quality=min(fit.quality, 0.5),
     )
 
@@ -272,13 +278,7 @@ def at_shadow_fork(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float
         # A crossing this near the tip may be the point's own soft shadow beside it, or a
         # grey point taken for shadow (as in ``at_shadow_start``): the walk's tip stays.
         return fit
-    new_tip = tip + axis * best
-    return replace(
-        fit,
-        tip=(float(new_tip[0]), float(new_tip[1])),
-        length_px=max(1.0, fit.length_px - best),
-        quality=min(fit.quality, 0.5),
-    )
+    return _moved_back(fit, best)
 
 
 # Half the width of the band a shadow along the dart's own line takes beside it.
