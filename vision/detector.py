@@ -79,6 +79,9 @@ class DetectorConfig:
 
 
 FLIGHT_HALF_SPAN_MM = 20.0  # how far a flight reaches beside its dart's axis
+# A moved board or camera changes printed edges over at least this share of the picture's
+# tiles at once; no dart does.
+MOVED_SPREAD = 0.25
 # At least this share of a grey blob lies where the motion's dart-like blob stayed: the same
 # share by which two frames' blobs count as one dart that stayed (``_stayed_or_fell``).
 STAYED_SHARE = 0.3
@@ -352,7 +355,7 @@ class Detector:
         their ``_changed_small`` (which the settle needs too)."""
         change = self._changed_small(small)
         spread = _tile_share(change[1])
-        if spread < 0.25:
+        if spread < MOVED_SPREAD:
             return image, small, change
         shift = self._estimate_shift(raw)
         if shift is None:
@@ -376,9 +379,16 @@ class Detector:
         assert self.scene_small is not None
         if gain is None:
             gain = gain_field(small, self.scene_small, 31)
-        changed = np.abs(small.astype(np.float32) - self.scene_small * gain) > self.small_threshold
-        changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2)))
+        changed = self._over_threshold(small, gain)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((2, 2)))
         return gain, changed
+
+    def _over_threshold(self, small: np.ndarray, gain: np.ndarray) -> np.ndarray:
+        """Where the small picture differs from the last scene, in ``gain``'s light, by more
+        than the measured threshold (0/1, specks and all)."""
+        assert self.scene_small is not None
+        over = np.abs(small.astype(np.float32) - self.scene_small * gain) > self.small_threshold
+        return over.astype(np.uint8)
 
     def _thin_changes(self, small: np.ndarray, gain: np.ndarray) -> np.ndarray:
         """Where the small picture changed in lines a pixel wide: over-threshold pixels with
@@ -387,9 +397,7 @@ class Detector:
         that landed along an earlier dart and shows only the thin rims that stick out of it,
         or one as bright as the board behind it in grey, which changes only along its
         outline."""
-        assert self.scene_small is not None
-        over = np.abs(small.astype(np.float32) - self.scene_small * gain) > self.small_threshold
-        over = over.astype(np.uint8)
+        over = self._over_threshold(small, gain)
         support = cv2.boxFilter(over, cv2.CV_16U, (3, 3), normalize=False)
         return over & (support >= 2).astype(np.uint8)
 
@@ -575,7 +583,7 @@ class Detector:
             # look there before saying nothing stayed. A change all over the picture in such
             # lines (a quarter of its tiles, as a moved board makes) is printed edges, no dart.
             thin = self._thin_changes(small, gain_s)
-            if _tile_share(thin) < 0.25:
+            if _tile_share(thin) < MOVED_SPREAD:
                 changed = thin
         if np.count_nonzero(changed) == 0:
             self.scene = image.copy()

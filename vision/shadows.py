@@ -59,11 +59,9 @@ def at_shadow_start(
     n = int(along[ahead].max()) + 1
     widths = _width_profile(along[ahead], n)
     core = ahead & (np.abs(across) <= 2.0) & ~shadow[ys, xs]
-    solid = np.bincount(np.round(along[core]).astype(int), minlength=n + 1)[: n + 1] >= 2
-    solid = solid[:-1] & solid[1:]  # two solid slices in a row: not a speck
-    if not solid.any():
+    t_solid = _solid_front(along[core], n)  # the shadow-like run is [0, t_solid)
+    if t_solid is None:
         return fit
-    t_solid = int(np.argmax(solid))  # the shadow-like run is [0, t_solid)
     if t_solid * mm < MIN_SHADOW_RUN_MM or np.any(widths[1:t_solid] < 0.5):
         return fit
     # A proper (triangular) kernel over the linearly shared profile: steps along a slanted
@@ -80,6 +78,14 @@ def at_shadow_start(
     if float(np.median(widths[1 : max(2, narrowest)])) < SHADOW_WIDENING * narrow:
         return fit  # about as narrow out there as at the start: a grey point or barrel
     return _moved_back(fit, start)
+
+
+def _solid_front(core_along: np.ndarray, n: int) -> int | None:
+    """The first step (of 0..n-1) along the axis where the dart's own pixels on its line,
+    at ``core_along``, start: two solid slices in a row (not a speck). None if nowhere."""
+    solid = np.bincount(np.round(core_along).astype(int), minlength=n + 1)[: n + 1] >= 2
+    solid = solid[:-1] & solid[1:]
+    return int(np.argmax(solid)) if solid.any() else None
 
 
 def _moved_back(fit: TipFit, by: float) -> TipFit:
@@ -230,11 +236,9 @@ def at_shadow_fork(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float
     if n < 2:
         return fit
     core = ahead & (np.abs(across) <= 2.0) & ~sh
-    solid = np.bincount(np.round(along[core]).astype(int), minlength=n + 1)[: n + 1] >= 2
-    solid = solid[:-1] & solid[1:]
-    if not solid.any():
+    t_solid = _solid_front(along[core], n)
+    if t_solid is None:
         return fit
-    t_solid = int(np.argmax(solid))
     if t_solid * mm < MIN_SHADOW_RUN_MM:
         return fit  # the tip is already near the solid dart
     # shadow-like pixels beside the dart's line (off the band its own shadow on the line
