@@ -440,3 +440,39 @@ def test_the_opening_plays_as_the_tests_say() -> None:
         assert bool(last["conquered"]) == (ply == CONQUEST_PLY), ply
         assert last["promoted"] is None
     assert game.prompt(state).options == ({"type": "promote", "player": 0, "square": [4, 3]},)
+
+
+#: The tablet's replies to a move come this late (a busy server or a slow network): the
+#: live update shows the move first.
+LATE_REPLY_MS = 1500
+
+
+@pytest.mark.browser
+def test_a_move_made_before_the_last_reply_arrived_is_sent(
+    live_url: str,
+    new_page: Callable[..., Any],
+    login: Callable[..., None],
+    start_game: Callable[..., dict[str, Any]],
+) -> None:
+    # Every reply to a move reaches the page LATE_REPLY_MS after the server took the move;
+    # the live update draws the new position before that. Moves made on that newer position
+    # are the players' next moves, not double taps: none may be dropped.
+    errors: list[str] = []
+    tablet = new_page(800, 1280, errors=errors)
+    tablet.add_init_script(
+        "const plain = window.fetch;"
+        "window.fetch = async (url, options) => {"
+        "  const reply = await plain(url, options);"
+        "  if (String(url).includes('/api/action'))"
+        f"    await new Promise((done) => setTimeout(done, {LATE_REPLY_MS}));"
+        "  return reply; };"
+    )
+    login(tablet)
+    start_game(tablet, "sparta", ["Ann", "Bob"])
+    tablet.goto(f"{live_url}/play")
+    tablet.wait_for_selector("svg.sparta-board[data-ready='yes'] .piece.movable")
+    for start, end in OPENING[:3]:
+        _tap_move(tablet, start, end)  # waits for the live update, not for the late reply
+    assert _piece(tablet, (7, 5)) == ("0", "warrior") and _piece(tablet, (2, 3)) == ("1", "warrior")
+    assert "Bob" in tablet.locator("#turn").inner_text()
+    assert errors == []

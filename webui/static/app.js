@@ -110,20 +110,27 @@ async function fetchForPosition(guard, snap, url, what, use, { flashRefusal = tr
 }
 Oche.fetchForPosition = fetchForPosition;
 
-// POST a move and draw the answer; a second tap while the first is on its way is ignored
-// (`guard.sending`), so a double tap never sends a move twice. `accepted(data)` runs once
-// the server took the action, before the page is drawn again.
+// POST a move and draw the answer. A second tap on the position the first was sent from is
+// a double tap and is ignored (`guard.sending` holds that position), so a move is never sent
+// twice. The live update may show the answer before the POST's own reply arrives: a tap on
+// that newer position is the player's next move and goes out at once (it used to be dropped
+// silently while the reply was on its way). `accepted(data)` runs once the server took the
+// action, before the page is drawn again, unless the page already shows a newer position
+// (every view clears its selection when the position changes, so a selection made on the
+// newer one must stay).
 async function sendAction(guard, action, accepted = null) {
-  if (guard.sending) return;
-  guard.sending = true;
+  const from = Oche.snapshot ? positionKey(Oche.snapshot) : "none";
+  if (guard.sending === from) return;
+  guard.sending = from;
   try {
     const data = await post("/api/action", { action });
-    if (accepted) accepted(data);
+    const shown = Oche.snapshot ? positionKey(Oche.snapshot) : "none";
+    if (accepted && shown === from) accepted(data);
     await render(data);
   } catch (e) {
     /* post flashed the reason */
   } finally {
-    guard.sending = false;
+    if (guard.sending === from) guard.sending = false;
   }
 }
 Oche.sendAction = sendAction;
