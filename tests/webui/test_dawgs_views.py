@@ -589,3 +589,57 @@ def test_the_table_view_follows_a_whole_team_game(
     assert errors == []
     assert "won" in tablet.locator("#outcome").inner_text()
     shot(tablet, "11_team_game_over")
+
+
+#: A phone's replies come this late (a busy table or a weak Wi-Fi): the live update shows
+#: the new position first.
+LATE_REPLY_MS = 1500
+
+
+@pytest.mark.browser
+def test_a_phone_move_made_before_the_last_reply_arrived_is_sent(
+    live_url: str,
+    new_page: Callable[..., Any],
+    login: Callable[..., None],
+    start_game: Callable[..., dict[str, Any]],
+) -> None:
+    # Bob fires on his phone and, as soon as his phone shows the roll prompt (drawn by the
+    # live update, before the late reply), asks the table to roll: that second tap is his
+    # next move, not a double tap, and must reach the table.
+    tablet = new_page(800, 1280)
+    login(tablet)
+    start_game(tablet, "dawgs", ["Ann", "Bob"], {"map_columns": 8, "map_rows": 8})
+
+    def table_act(action: dict[str, Any]) -> dict[str, Any]:
+        answer = tablet.request.post(f"{live_url}/api/action", data={"action": action})
+        assert answer.ok, answer.text()
+        return answer.json()
+
+    for seat, (side, altitude) in enumerate(((1, 3), (2, 3))):
+        table_act({"type": "roll", "player": seat, "value": side})
+        table_act({"type": "roll", "player": seat, "value": altitude})
+    for seat in (0, 1):
+        table_act({"type": "draw_special", "player": seat, "index": 0})
+    table_act({"type": "choose_cards", "player": 0, "cards": ["1", "counter_clockwise"]})
+    snap = table_act({"type": "choose_cards", "player": 1, "cards": ["1", "no_change"]})
+    (fire,) = [o["action"] for o in snap["prompt_options"] if o["label"] == "Ann fires at Bob"]
+    table_act(fire)
+    table_act({"type": "roll", "player": 0, "value": 5})
+
+    links = tablet.request.post(f"{live_url}/api/player/links", data={})
+    bob = new_page(390, 844)
+    bob.add_init_script(
+        "const plain = window.fetch;"
+        "window.fetch = async (url, options) => {"
+        "  const reply = await plain(url, options);"
+        "  if ((options || {}).method === 'POST' && String(url).includes('/api/player/'))"
+        f"    await new Promise((done) => setTimeout(done, {LATE_REPLY_MS}));"
+        "  return reply; };"
+    )
+    bob.goto(f"{live_url}{links.json()['links'][1]['path']}")
+    bob.get_by_role("button", name="Bob fires at Ann").click()
+    bob.wait_for_selector("#phone button.roll-for-me")  # the live update, not the reply
+    bob.click("#phone button.roll-for-me")
+    tablet.wait_for_selector("svg.dawgs-map[data-round='2']", timeout=8000)
+    bob.wait_for_selector("#phone[data-round='2']")
+    assert "Bob rolls" in tablet.locator("#log").inner_text()

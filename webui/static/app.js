@@ -398,6 +398,8 @@ function isOlder(snap, shown) {
   return Boolean(shown && snap.id && snap.id === shown.id && snap.version < shown.version);
 }
 
+Oche.isOlder = isOlder;
+
 async function render(snap) {
   if (!snap || isOlder(snap, Oche.snapshot)) return;
   Oche.snapshot = snap;

@@ -609,14 +609,17 @@
       return p;
     }
 
+    // A second tap on the position a move was sent from is a double tap; a tap on a newer
+    // position (drawn by the live update before this reply came) is the player's next move.
     async function act(url, body) {
-      if (ui.sending) return;
-      ui.sending = true;
+      const from = Oche.positionKey(ui.snap);
+      if (ui.sending === from) return;
+      ui.sending = from;
       try {
         const data = await send(url, body);
-        if (data) { ui.selected = null; show(data); }
+        if (data) show(data);
       } finally {
-        ui.sending = false;
+        if (ui.sending === from) ui.sending = false;
       }
     }
 
@@ -627,6 +630,10 @@
     }
 
     function show(snap) {
+      // Replies and refreshes may arrive out of order: never draw an older position, and
+      // forget a chosen card pair once the position it was chosen on has gone.
+      if (Oche.isOlder(snap, ui.snap)) return;
+      if (ui.snap && Oche.positionKey(ui.snap) !== Oche.positionKey(snap)) ui.selected = null;
       ui.snap = snap;
       const seat = snap.seat;
       const state = snap.state;
