@@ -815,7 +815,7 @@ class Detector:
         # it hides). Two darts thrown within a settle (< 0.3 s) are rare; a second one must
         # be a dart by its own clear blob, apart from the first.
         found = self._tufts_joined(_without_tail_pieces(found), pieces, shadow, (x0, y0))
-        found = _flights_joined(found, shadow)
+        found = _flights_joined(found, shadow, cfg.min_dart_mm2)
         if not found and rims and flanks is not None:
             # Only the rim of a new dart along an earlier one changed: it landed tightly
             # beside that dart's point and hides behind it (or hides it) but for that rim.
@@ -1349,14 +1349,18 @@ def _without_tail_pieces(found: list[_Candidate]) -> list[_Candidate]:
     return kept
 
 
-def _flights_joined(found: list[_Candidate], shadow: np.ndarray) -> list[_Candidate]:
+def _flights_joined(
+    found: list[_Candidate], shadow: np.ndarray, min_dart_mm2: float
+) -> list[_Candidate]:
     """A dart that landed beside an earlier one can fall apart into its barrel (a slender
     blob with its point) and its flights further back on the barrel's line, cut off where the
     shaft crosses the earlier dart. The flights' blob is wider than the barrel, and its end
     is a flight's edge, no point; being the bigger blob it would win the settle. A candidate
     behind another's point on that one's line (within the span flights show beside it:
     standing out of the board, they look up to ``FLIGHT_LOOK_MAX`` times their span on the
-    board), and less slender than it, is that dart's flights: it joins that dart."""
+    board), and less slender than it, is that dart's flights: it joins that dart. The part
+    with the point must be a dart's body by itself (``min_dart_mm2`` of it not shadow): a
+    pair of flights seen edge-on is slender too, and would swallow the real dart."""
     out = list(found)
     dropped: set[int] = set()
     for i, flights in enumerate(found):
@@ -1365,6 +1369,8 @@ def _flights_joined(found: list[_Candidate], shadow: np.ndarray) -> list[_Candid
                 continue
             fit = body.fit
             if not (body.plain and fit.point_seen and not fit.occluded):
+                continue
+            if body.solid_mm2 < min_dart_mm2:
                 continue
             slope = _axis_slope(fit)
             if _behind_point(

@@ -461,7 +461,9 @@ def test_flights_cut_off_behind_a_slender_barrel_join_it_and_win_no_settle():
     """A dart beside an earlier one fell apart into its barrel (slender, with its point) and
     its flights further back on the barrel's line. The flights' blob is the bigger one and
     ranks first; its end is a flight's edge, not a point. Flights stand out of the board and
-    look wider beside the line than their span on the board: they are the barrel's dart."""
+    look wider beside the line than their span on the board: they are the barrel's dart.
+    A slender piece too small to be a dart's body (a pair of flights seen edge-on) does not
+    swallow the real dart behind it."""
     from vision.detector import _Candidate, _flights_joined
     from vision.tip import TipFit
 
@@ -480,19 +482,25 @@ def test_flights_cut_off_behind_a_slender_barrel_join_it_and_win_no_settle():
         return _Candidate(float(group.sum()), fit, group, slender, float(group.sum()), True, mm)
 
     found = [candidate(flights_fit, flights), candidate(barrel_fit, barrel)]
-    joined = _flights_joined(found, shadow)
+    body_mm2 = 150.0  # the barrel's blob holds 200
+    joined = _flights_joined(found, shadow, body_mm2)
     assert len(joined) == 1
     assert joined[0].fit is barrel_fit
     assert np.array_equal(joined[0].group, barrel | flights)
     # a dart of its own in front of the barrel's point is no flight of it
     ahead = np.zeros(shape, dtype=bool)
     ahead[20:70, 0:8] = True
-    assert len(_flights_joined([candidate(flights_fit, ahead), found[1]], shadow)) == 2
+    assert len(_flights_joined([candidate(flights_fit, ahead), found[1]], shadow, body_mm2)) == 2
     # nor is a slender dart lying behind the barrel's point (a barrel is the slenderer)
     thin_fit = TipFit((75.0, 45.0), (1.0, 0.0), 80.0, 2.0, 3.0, False, 1.0)
     thin = np.zeros(shape, dtype=bool)
     thin[44:46, 75:155] = True
-    assert len(_flights_joined([candidate(thin_fit, thin), found[1]], shadow)) == 2
+    assert len(_flights_joined([candidate(thin_fit, thin), found[1]], shadow, body_mm2)) == 2
+    # a slender piece with a point but too little of it to be a body keeps its rival apart
+    edge_on = np.zeros(shape, dtype=bool)
+    edge_on[44:46, 10:60] = True  # 100 px: half a barrel
+    pieces = [candidate(flights_fit, flights), candidate(barrel_fit, edge_on)]
+    assert len(_flights_joined(pieces, shadow, body_mm2)) == 2
 
 
 def test_photos_shifted_back_by_a_fraction_of_a_pixel_count_as_resampled():
