@@ -85,6 +85,9 @@ MOVED_SPREAD = 0.25
 # At least this share of a grey blob lies where the motion's dart-like blob stayed: the same
 # share by which two frames' blobs count as one dart that stayed (``_stayed_or_fell``).
 STAYED_SHARE = 0.3
+# A photo has no motion to show where a dart stayed, only its whole change against the last
+# photo, which also holds every faint change around: most of such a blob must lie in it.
+PHOTO_STAYED_SHARE = 0.5
 # Some of a dart itself must show, at least a flight's edge, not its shadow alone: this
 # share of the least area of a dart.
 SOME_OF_IT = 0.1
@@ -147,6 +150,7 @@ class Detector:
         self._candidate: np.ndarray | None = None
         # where the dart-like blob of this motion stayed a moment (gate picture), if it did
         self._stayed: np.ndarray | None = None
+        self._stayed_share = STAYED_SHARE
         self._previous: np.ndarray | None = None
         self._scale = 1.0
         self._mm_per_px = 1.0
@@ -238,7 +242,13 @@ class Detector:
         gain = gain_field(small, self.scene_small, 31)
         self._measure_noise_against_scene(image, small, gain)
         # the change map needs the small threshold just measured
-        return self._settled(frame.name, image, small, self._changed_small(small, gain))
+        change = self._changed_small(small, gain)
+        # A photo is taken because something happened: what changed on its own small
+        # picture stands for where a dart stayed (video sees that in the motion), thin lines
+        # included (the cross of flights of a dart seen along its axis is such lines).
+        self._stayed = self._thin_changes(small, gain) != 0
+        self._stayed_share = PHOTO_STAYED_SHARE
+        return self._settled(frame.name, image, small, change)
 
     def _aligned(self, image: np.ndarray) -> np.ndarray:
         """Photos taken one by one: the camera may have moved a little between them (a
@@ -821,7 +831,7 @@ class Detector:
             # beside that dart's point and hides behind it (or hides it) but for that rim.
             # Its point is not seen: say so (a wide sigma), rather than place it anywhere.
             found = [_hidden_along(rims, flanks, shadow)]
-        if not found and self.bounce_seen:
+        if not found and self._stayed is not None:
             # The dart stayed where it landed: whatever changed there is that dart, however
             # little of it shows (thin flights seen end-on pass for a shadow). A dart that
             # bounced out leaves nothing behind. Its point is not seen: a wide sigma.
@@ -1172,12 +1182,14 @@ class Detector:
         something else (a body and its shadow, along which nothing tells where the point
         is); so is a blob of which nothing but shadow shows (the flights' own shadow); a
         blob mostly over earlier objects (``occluders``) is rather one of them, knocked by a
-        dart that then fell."""
+        dart that then fell; a blob around an earlier dart's flights is where a dart grouped
+        along it shows, far from its point (``_at_a_far_end``). For a photo ``_stayed`` is
+        the photo's own change (``process_still``)."""
         if self._stayed is None:
             return []
         stayed = cv2.dilate(self._stayed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         h, w = stayed.shape
-        best, best_share = [], STAYED_SHARE
+        best, best_share = [], self._stayed_share
         for fit, group, mm, slender in leftovers:
             ys, xs = np.nonzero(group)
             if np.count_nonzero(~shadow[ys, xs]) * mm * mm < self.config.min_dart_mm2 * SOME_OF_IT:
@@ -1188,12 +1200,34 @@ class Detector:
             sy = np.clip(((ys + offset[1]) / self._scale).astype(int), 0, h - 1)
             share = float(np.mean(stayed[sy, sx]))
             centre = (float(xs.mean()), float(ys.mean()))
+            if self._at_a_far_end((centre[0] + offset[0], centre[1] + offset[1]), mm):
+                continue
             spread = math.sqrt(float(np.mean((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2)))
             if share >= best_share and spread * mm <= TUFT_RMS_MM:
                 at_centre = replace(fit, tip=centre, point_seen=False, spread_px=spread)
                 best = [_ranked(at_centre, group, shadow, mm, slender, plain=False)]
                 best_share = share
         return best
+
+    def _at_a_far_end(self, pixel: tuple[float, float], mm: float) -> bool:
+        """Whether ``pixel`` lies within a flight's reach of the far end (the flights) of an
+        earlier dart seen from its side. A dart grouped tightly along that one hides its body
+        and point there and changes little but beside those flights: its point lies about a
+        dart's length away, so the middle of that change is no place for it."""
+        reach = CROSS_REACH_MM / mm
+        for known in self.darts:
+            if known.length_px <= 2 * reach:
+                # seen nearly end-on: its flights are around its point, where a dart
+                # grouped along it may well show as a cross of its own
+                continue
+            tip = known.event.tip_px
+            far = (
+                tip[0] + known.axis[0] * known.length_px,
+                tip[1] + known.axis[1] * known.length_px,
+            )
+            if math.hypot(pixel[0] - far[0], pixel[1] - far[1]) <= reach:
+                return True
+        return False
 
     def _end_on(
         self, group: np.ndarray, shadow: np.ndarray, mm: float, solid: float, span: Span

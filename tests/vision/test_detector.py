@@ -168,6 +168,54 @@ def test_a_dart_seen_along_its_axis_in_soft_light_is_a_dart_and_its_takeout_is_s
     assert len(takeouts(events)) == 1
 
 
+def test_a_dart_seen_along_its_axis_in_a_photo_is_a_dart():
+    # The same dart in two photos (empty board, then the dart): no motion tells where it
+    # stayed, but a photo is taken because something happened, and its change there is the
+    # dart (its point unseen: a wide sigma), not nothing.
+    from vision.detector import Detector
+    from vision.frames import Frame
+
+    soft = replace(STEADY_LIGHT, shadow=0.15, kind="diffuse")
+
+    def script(b):
+        b.throw(end_on=True)
+        b.idle(4)
+
+    session = make_session("classic", 6, script, light=soft)
+    detector = Detector(session.board, session.calibration)
+    photos = [session.render(0), session.render(len(session.frames) - 1)]
+    events = [
+        e
+        for k, image in enumerate(photos)
+        for e in detector.process_still(Frame(image, 2.0 * k, "p"))
+    ]
+    found = darts([(0, e) for e in events])
+    assert len(found) == 1
+    assert _honest(found, session.truth["darts"], 2.5 * found[0].sigma_mm) == []
+    assert found[0].sigma_mm >= 8.0
+
+
+def test_a_change_around_an_earlier_darts_flights_is_not_put_there_as_a_dart():
+    # A dart grouped tightly along an earlier one, seen from its side, shows only beside
+    # that dart's flights; its point is a dart's length away. An earlier dart seen end-on
+    # has its flights around its point: a cross there may be a new dart's.
+    from vision.detector import CROSS_REACH_MM, Detector, KnownDart
+    from vision.events import DartEvent
+
+    session = make_session("classic", 6, lambda b: b.idle(1))
+    detector = Detector(session.board, session.calibration)
+    mm = 0.5
+    reach = CROSS_REACH_MM / mm
+    empty = np.zeros(0, dtype=int)
+    event = DartEvent("p", 0.0, 0.0, 1.0, None, (), tip_px=(100.0, 100.0))
+    side_on = KnownDart(event, empty, empty, axis=(1.0, 0.0), length_px=4 * reach)
+    detector.darts = [side_on]
+    assert detector._at_a_far_end((100.0 + 4 * reach, 100.0 + 0.5 * reach), mm)
+    assert not detector._at_a_far_end((100.0 + 2 * reach, 100.0 + 0.5 * reach), mm)
+    detector.darts = [replace(side_on, length_px=reach)]
+    assert not detector._at_a_far_end((100.0 + reach, 100.0), mm)
+
+
 def test_takeout_reported_once_even_when_magnets_were_moved_and_next_dart_is_found():
     def script(b):
         b.throw()
