@@ -88,6 +88,9 @@ STAYED_SHARE = 0.3
 # A photo has no motion to show where a dart stayed, only its whole change against the last
 # photo, which also holds every faint change around: most of such a blob must lie in it.
 PHOTO_STAYED_SHARE = 0.5
+# A dart whose own pixels differ from the empty board in fewer than this share is gone:
+# noise alone passes the change threshold in a few per cent of pixels.
+GONE_SHARE = 0.1
 # Some of a dart itself must show, at least a flight's edge, not its shadow alone: this
 # share of the least area of a dart.
 SOME_OF_IT = 0.1
@@ -672,15 +675,25 @@ class Detector:
         # Darts pulled out: their pixels are back to the empty board.
         events: list[Event] = []
         remaining: list[KnownDart] = []
+        elsewhere: list[KnownDart] = []
         for known in self.darts:
             inside = (known.ys >= y0) & (known.ys < y1) & (known.xs >= x0) & (known.xs < x1)
             if inside.mean() < 0.5:
-                remaining.append(known)
+                elsewhere.append(known)
                 continue
             still_there = np.mean(d_ref[known.ys[inside] - y0, known.xs[inside] - x0] > t)
             if still_there >= 0.6:
                 remaining.append(known)
-        if self.darts and not remaining:
+        # A dart away from every change did not move since the last look; if its pixels
+        # are nonetheless the empty board's, it is not there (taken for a dart where little
+        # of one was), and must not hold up the takeout of the others for the rest of the
+        # game.
+        pulled_all = not remaining and not any(
+            self._still_there(known, image, gains[1]) for known in elsewhere
+        )
+        kept = {id(known) for known in remaining + elsewhere}
+        remaining = [known for known in self.darts if id(known) in kept]
+        if self.darts and pulled_all:
             events.append(TakeoutEvent(name))
             self.darts = []
             self._reference_grey = None
@@ -880,6 +893,22 @@ class Detector:
         return events
 
     # --- pieces of the decision ----------------------------------------------------------------
+    def _still_there(self, known: KnownDart, image: np.ndarray, gain_r: np.ndarray) -> bool:
+        """Whether any of an earlier dart's own pixels still differ from the empty board
+        (in the light ``gain_r``, the full-size ratio to it): a dart away from the change
+        is gone only if nothing of it shows (a faint dart shows barely half of its pixels
+        over the threshold, and a missed takeout costs less than a false one)."""
+        assert self.reference is not None
+        ys, xs = known.ys, known.xs
+        now = image[ys, xs].astype(np.float32).reshape(len(ys), -1)
+        empty = (
+            self.reference[ys, xs].astype(np.float32).reshape(len(ys), -1) * gain_r[ys, xs, None]
+        )
+        change = np.abs(now - empty).max(axis=1)
+        if self._allowance is not None:
+            change = np.maximum(change - self._allowance[ys, xs], 0.0)
+        return bool(np.mean(change > self.threshold) >= GONE_SHARE)
+
     @staticmethod
     def _resampling_ripple(
         roi: np.ndarray,

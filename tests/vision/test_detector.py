@@ -749,3 +749,35 @@ def test_a_shadow_branching_off_the_darts_line_marks_its_point():
     # soft shadow beside it, so the tip stays
     group, shadow = scene(True, at=30)
     assert at_shadow_fork(fit, group, shadow, 1.0).tip == fit.tip
+
+
+def test_a_dart_once_found_where_none_was_does_not_hold_up_the_takeout():
+    # An earlier settle took for a dart something that is not there (its pixels are the
+    # empty board's). When the real darts are pulled, that one is nowhere near the change,
+    # yet nothing of it shows: the takeout is reported, not missed for the rest of the game.
+    import boards
+    from calibration.model import from_camera
+    from vision.detector import Detector, KnownDart
+    from vision.events import DartEvent
+    from vision.frames import Frame
+    from vision.sim.darts import Dart, DartModel
+    from vision.sim.render import FrameSpec, Renderer
+    from vision.sim.scenario import CameraSetup
+
+    board = boards.load("groundround")
+    camera = CameraSetup(35.0, 30.0, 0.0, 65.0, (-0.12, 0.03, 0, 0, 0)).camera(board)
+    renderer = Renderer(board, camera, STEADY_LIGHT, 2.0, None, seed=5)
+    detector = Detector(board, from_camera(camera, board.id))
+    rng = np.random.default_rng(5)
+    dart = Dart((250.0, 260.0), Dart.random_direction(rng), DartModel.random(rng))
+    photos = [FrameSpec((), 0.0), FrameSpec((dart,), 2.0), FrameSpec((), 4.0)]
+    events = []
+    for k, spec in enumerate(photos):
+        if k == 2:
+            rows, cols = np.mgrid[40:60, 40:80]  # a corner of the empty board, far away
+            ghost = DartEvent("p", 0.0, 0.0, 1.0, None, (), tip_px=(40.0, 50.0))
+            detector.darts.append(KnownDart(ghost, rows.ravel(), cols.ravel()))
+        image = renderer.render(spec)
+        events += [(k, e) for e in detector.process_still(Frame(image, spec.t, "p"))]
+    assert len(darts(events)) == 1
+    assert [k for k, e in events if e in takeouts(events)] == [2]
