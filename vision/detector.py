@@ -205,6 +205,7 @@ class Detector:
             self.bounce_seen = False
             self._candidate = None
             self._stayed = None
+            self._stayed_share = STAYED_SHARE
         # moving
         if gate.moving:
             self.quiet = 0
@@ -687,13 +688,16 @@ class Detector:
         # A dart away from every change did not move since the last look; if its pixels
         # are nonetheless the empty board's, it is not there (taken for a dart where little
         # of one was), and must not hold up the takeout of the others for the rest of the
-        # game.
-        pulled_all = not remaining and not any(
-            self._still_there(known, image, gains[1]) for known in elsewhere
+        # game. Some dart must have been pulled here, though: a throw elsewhere is no takeout.
+        pulled_here = len(self.darts) > len(remaining) + len(elsewhere)
+        pulled_all = (
+            pulled_here
+            and not remaining
+            and not any(self._still_there(known, image, gains[1]) for known in elsewhere)
         )
         kept = {id(known) for known in remaining + elsewhere}
         remaining = [known for known in self.darts if id(known) in kept]
-        if self.darts and pulled_all:
+        if pulled_all:
             events.append(TakeoutEvent(name))
             self.darts = []
             self._reference_grey = None
@@ -894,17 +898,15 @@ class Detector:
 
     # --- pieces of the decision ----------------------------------------------------------------
     def _still_there(self, known: KnownDart, image: np.ndarray, gain_r: np.ndarray) -> bool:
-        """Whether any of an earlier dart's own pixels still differ from the empty board
-        (in the light ``gain_r``, the full-size ratio to it): a dart away from the change
-        is gone only if nothing of it shows (a faint dart shows barely half of its pixels
-        over the threshold, and a missed takeout costs less than a false one)."""
+        """Whether an earlier dart away from the change still shows: at least ``GONE_SHARE``
+        of its own pixels differ from the empty board (in the light ``gain_r``, the
+        full-size ratio to it). Not the 60 % that ``_look`` asks of a dart within the
+        change: a faint real dart shows barely half, and a missed takeout costs less than a
+        false one."""
         assert self.reference is not None
         ys, xs = known.ys, known.xs
-        now = image[ys, xs].astype(np.float32).reshape(len(ys), -1)
-        empty = (
-            self.reference[ys, xs].astype(np.float32).reshape(len(ys), -1) * gain_r[ys, xs, None]
-        )
-        change = np.abs(now - empty).max(axis=1)
+        empty = scaled(self.reference[ys, xs][None], gain_r[ys, xs][None])
+        change = max_channel_absdiff(image[ys, xs][None], empty)[0].astype(np.float32)
         if self._allowance is not None:
             change = np.maximum(change - self._allowance[ys, xs], 0.0)
         return bool(np.mean(change > self.threshold) >= GONE_SHARE)
