@@ -869,6 +869,10 @@ def _walk(
     if lumas is not None and not occluded:
         end = _before_weak_tail(signal, on, near, was, first, end, step, threshold)
         end = _before_darkening(lumas, first, end, step, tau)
+        waist = _before_widening(lines, kernel, lumas, first, end, step, tau)
+        if waist is not None:
+            end = waist
+            stop = min(stop, waist + round(1.0 / step))
     # The point's level: the strongest signal just inside the end (the edge of a bright
     # point blurs outwards, so the run's last pixels are weaker than the point itself).
     lo = max(0, end - int(4 / step))
@@ -940,6 +944,108 @@ def _before_weak_tail(
             continue
         best = k - 1
     return best
+
+
+def _widths(lines: np.ndarray, kernel: np.ndarray, tau: float) -> np.ndarray:
+    """Width (px) of the change across the axis at every sample: the run of offsets around
+    the ridge (its peak within a pixel and a half of the axis) above half the ridge's level;
+    nan where the ridge is no clear change (``tau``)."""
+    prof = np.stack([np.convolve(row, kernel, mode="same") for row in lines], 1)
+    middle = len(RIDGE_OFFSETS) // 2
+    reach = round(1.5 / RIDGE_SPACING_PX)
+    core = prof[:, middle - reach : middle + reach + 1]
+    peak = middle - reach + np.argmax(core, axis=1)
+    level = prof[np.arange(len(prof)), peak]
+    above = prof >= 0.5 * level[:, None]
+    widths = np.full(len(prof), np.nan)
+    for i in np.flatnonzero(level >= tau):
+        row = above[i]
+        lo = hi = int(peak[i])
+        while lo > 0 and row[lo - 1]:
+            lo -= 1
+        while hi < len(row) - 1 and row[hi + 1]:
+            hi += 1
+        widths[i] = (hi - lo + 1) * RIDGE_SPACING_PX
+    return widths
+
+
+def _before_widening(
+    lines: np.ndarray,
+    kernel: np.ndarray,
+    lumas: tuple[np.ndarray, np.ndarray],
+    first: int,
+    end: int,
+    step: float,
+    tau: float,
+) -> int | None:
+    """The last sample of the point before a line of darkening that widens outwards, or None.
+
+    The point is a rigid taper: seen from any side, it gets no wider towards its tip. Its
+    shadow starts at the tip as narrow as the tip and widens with distance from it (the
+    penumbra grows with the height above the board of the part of the dart that casts it).
+    So the dark line along the axis has a waist at the tip. Where, past the narrowest
+    stretch, the line only darkens the board (a shadow) and widens by clearly more than the
+    widths read along the point scatter, the point ends at the waist."""
+    widths = _widths(lines, kernel, tau)
+    now, board = lumas
+    span = round(TAIL_PX / step)
+    run = round(2 * TAIL_PX / step)
+    if end - first < span + run:
+        return None
+    seg = widths[first : end + 1]
+    if np.isnan(seg).mean() > 0.2:
+        return None  # the line is broken up: no width profile to read a waist from
+    under = board[first : end + 1]
+    dark = (now - board)[first : end + 1] <= -tau
+    for c in range(span, len(seg) - run):
+        point = seg[c - span + 1 : c + 1]
+        if np.isnan(point).all():
+            continue
+        waist = float(np.nanmedian(point))
+        # Not where the board under the line changes (by a clear change, twice ``tau``):
+        # there the contrast and the width of the point's change change too.
+        if np.abs(under[c - span + 1 : c + run + 1] - under[c]).max() > 2 * tau:
+            continue
+        stretch = slice(c + 1, len(seg))
+        after = seg[stretch]
+        if np.isnan(after).mean() > SHADOW_AFTER_OTHER:
+            continue
+        gap = _width_noise(seg[: c + 1])
+        if not _widening(after, waist, gap, step):
+            continue
+        if dark[stretch].mean() < 1 - SHADOW_AFTER_OTHER:
+            continue
+        # the last samples as narrow as the point are still the point (or its sharp end)
+        while c + 1 < len(seg) and not seg[c + 1] >= waist + gap / 2:
+            c += 1
+        return first + c
+    return None
+
+
+def _widening(widths: np.ndarray, waist: float, gap: float, step: float) -> bool:
+    """Whether a line past a waist of width ``waist`` is a shadow cast along the dart's line:
+    wider than the waist all along (by more than the widths read scatter, ``gap``), widening
+    on away from the tip (a band of constant width is rather the point with its shadow
+    alongside it), and running along the axis for more than twice its own width (where a
+    shadow leaves the tip at an angle, the change of the two together widens only over
+    about the shadow's width before the walk loses it; see ``_kink``)."""
+    ok = ~np.isnan(widths)
+    if (widths[ok] >= waist + gap).mean() < 1 - SHADOW_AFTER_OTHER:
+        return False
+    third = max(1, len(widths) // 3)
+    if not np.nanmedian(widths[-third:]) >= np.nanmedian(widths[:third]) + gap:
+        return False
+    return len(widths) * step > 2 * float(np.nanmedian(widths))
+
+
+def _width_noise(widths: np.ndarray) -> float:
+    """How far widths read along one body scatter (px): three robust sigmas of the readings,
+    and never less than the reading's own resolution (``WIDTH_READ_PX``)."""
+    ok = widths[~np.isnan(widths)]
+    if ok.size < 2:
+        return 2 * WIDTH_READ_PX
+    mad = float(np.median(np.abs(ok - np.median(ok))))
+    return max(WIDTH_READ_PX, 3 * 1.4826 * mad)
 
 
 def _before_darkening(
