@@ -431,3 +431,32 @@ def test_point_brighter_than_the_board_ends_where_the_axis_turns_darker():
     assert _before_darkening((now, bright), 10, 70, step, tau) == 70
     # a shadow darkens: a point darker than the board followed by a brighter run is no shadow
     assert _before_darkening((2 * board - now, board), 10, 70, step, tau) == 70
+
+
+def test_point_ends_at_the_waist_where_its_own_shadow_widens_along_its_line():
+    """Across the axis (0.25 px samples along it): a grey point 2 px wide over a white board,
+    then its shadow on the same line, as dark, starting as narrow as the tip and widening
+    with distance from it (the penumbra grows with height). Colour cannot tell them apart;
+    the waist at the tip can. A band of constant width after the point, or a line that
+    brightens the board, is no such shadow."""
+    from vision.tip import RIDGE_OFFSETS, _before_widening
+
+    step, tau = 0.25, 6.0
+    n = 200
+    half = np.full(n, 1.0)  # half the width of the dark line, px
+    half[100:] = 1.0 + np.linspace(0.5, 3.0, n - 100)  # the shadow, from sample 100
+    kernel = np.array([0.5, 1.0, 1.0, 1.0, 0.5], np.float32) / 4
+
+    def lines(half: np.ndarray) -> np.ndarray:
+        inside = np.abs(RIDGE_OFFSETS)[:, None] <= half[None, :]
+        return np.where(inside, 40.0, 0.0).astype(np.float32)
+
+    board = np.full(n, 200.0)
+    darker = board - 30.0
+    assert _before_widening(lines(half), kernel, (darker, board), 10, 190, step, tau) == 99
+    band = half.copy()
+    band[100:] = 2.5
+    assert _before_widening(lines(band), kernel, (darker, board), 10, 190, step, tau) is None
+    brighter = darker.copy()
+    brighter[100:] = board[100:] + 30.0
+    assert _before_widening(lines(half), kernel, (brighter, board), 10, 190, step, tau) is None
