@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.motion import robust_sigma
+
 
 @dataclass(frozen=True)
 class TipFit:
@@ -781,7 +783,8 @@ def _walk(
         return t_end, 0.0, 0.0  # no point seen past the blob: level 0 says so
     end, i, gap, occluded = first, first, 0, False
     # the tip is placed no further out than where the ridge of change bends off the axis
-    bend = _kink(lines, kernel, start, step, threshold)
+    profile = _ridge_profile(lines, kernel)
+    bend = _kink(profile, start, step, threshold)
     stop = len(s) - 1 if bend is None else max(bend, first)
     hidden = 0.0
     limit = len(s) - 1
@@ -869,7 +872,7 @@ def _walk(
     if lumas is not None and not occluded:
         end = _before_weak_tail(signal, on, near, was, first, end, step, threshold)
         end = _before_darkening(lumas, first, end, step, tau)
-        waist = _before_widening(lines, kernel, lumas, first, end, step, tau)
+        waist = _before_widening(profile, lumas, first, end, step, tau)
         if waist is not None:
             end = waist
             stop = min(stop, waist + round(1.0 / step))
@@ -946,11 +949,18 @@ def _before_weak_tail(
     return best
 
 
-def _widths(lines: np.ndarray, kernel: np.ndarray, tau: float) -> np.ndarray:
-    """Width (px) of the change across the axis at every sample: the run of offsets around
-    the ridge (its peak within a pixel and a half of the axis) above half the ridge's level;
-    nan where the ridge is no clear change (``tau``)."""
-    prof = np.stack([np.convolve(row, kernel, mode="same") for row in lines], 1)
+def _ridge_profile(lines: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """The change across the axis at every sample (samples x ``RIDGE_OFFSETS``) from
+    ``lines`` (one row per offset), smoothed along the axis by ``kernel`` as the walk's own
+    signals are: what ``_kink`` tracks the ridge on and ``_widths`` reads widths from."""
+    return np.stack([np.convolve(row, kernel, mode="same") for row in lines], 1)
+
+
+def _widths(prof: np.ndarray, tau: float) -> np.ndarray:
+    """Width (px) of the change across the axis at every sample of ``prof``
+    (``_ridge_profile``): the run of offsets around the ridge (its peak within a pixel and a
+    half of the axis) above half the ridge's level; nan where the ridge is no clear change
+    (``tau``)."""
     middle = len(RIDGE_OFFSETS) // 2
     reach = round(1.5 / RIDGE_SPACING_PX)
     core = prof[:, middle - reach : middle + reach + 1]
@@ -970,8 +980,7 @@ def _widths(lines: np.ndarray, kernel: np.ndarray, tau: float) -> np.ndarray:
 
 
 def _before_widening(
-    lines: np.ndarray,
-    kernel: np.ndarray,
+    prof: np.ndarray,
     lumas: tuple[np.ndarray, np.ndarray],
     first: int,
     end: int,
@@ -985,8 +994,9 @@ def _before_widening(
     penumbra grows with the height above the board of the part of the dart that casts it).
     So the dark line along the axis has a waist at the tip. Where, past the narrowest
     stretch, the line only darkens the board (a shadow) and widens by clearly more than the
-    widths read along the point scatter, the point ends at the waist."""
-    widths = _widths(lines, kernel, tau)
+    widths read along the point scatter, the point ends at the waist. ``prof``: the change
+    across the axis (``_ridge_profile``)."""
+    widths = _widths(prof, tau)
     now, board = lumas
     span = round(TAIL_PX / step)
     run = round(2 * TAIL_PX / step)
@@ -1044,8 +1054,7 @@ def _width_noise(widths: np.ndarray) -> float:
     ok = widths[~np.isnan(widths)]
     if ok.size < 2:
         return 2 * WIDTH_READ_PX
-    mad = float(np.median(np.abs(ok - np.median(ok))))
-    return max(WIDTH_READ_PX, 3 * 1.4826 * mad)
+    return max(WIDTH_READ_PX, 3 * robust_sigma(ok))
 
 
 def _before_darkening(
@@ -1210,8 +1219,7 @@ def _point_ends_here(
 
 
 def _kink(
-    lines: np.ndarray,
-    kernel: np.ndarray,
+    prof: np.ndarray,
     start: int,
     step: float,
     strong: float,
@@ -1225,10 +1233,9 @@ def _kink(
     tracked from ``start`` (inside the dart's end, where it is surely the dart) while it is
     near the axis; a line that bends once is fitted to its track where it is ``strong``, and
     the bend is kept only if the bent part runs off to one side for a few pixels and nothing
-    lay on that side before it."""
+    lay on that side before it. ``prof``: the change across the axis (``_ridge_profile``)."""
     spacing = RIDGE_SPACING_PX
     offsets = RIDGE_OFFSETS
-    prof = np.stack([np.convolve(row, kernel, mode="same") for row in lines], 1)
     n, m = prof.shape
     ridge = np.full(n, np.nan)
     level = np.zeros(n)

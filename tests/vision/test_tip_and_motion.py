@@ -439,7 +439,7 @@ def test_point_ends_at_the_waist_where_its_own_shadow_widens_along_its_line():
     with distance from it (the penumbra grows with height). Colour cannot tell them apart;
     the waist at the tip can. A band of constant width after the point, or a line that
     brightens the board, is no such shadow."""
-    from vision.tip import RIDGE_OFFSETS, _before_widening
+    from vision.tip import RIDGE_OFFSETS, _before_widening, _ridge_profile
 
     step, tau = 0.25, 6.0
     n = 200
@@ -447,16 +447,16 @@ def test_point_ends_at_the_waist_where_its_own_shadow_widens_along_its_line():
     half[100:] = 1.0 + np.linspace(0.5, 3.0, n - 100)  # the shadow, from sample 100
     kernel = np.array([0.5, 1.0, 1.0, 1.0, 0.5], np.float32) / 4
 
-    def lines(half: np.ndarray) -> np.ndarray:
+    def profile(half: np.ndarray) -> np.ndarray:
         inside = np.abs(RIDGE_OFFSETS)[:, None] <= half[None, :]
-        return np.where(inside, 40.0, 0.0).astype(np.float32)
+        return _ridge_profile(np.where(inside, 40.0, 0.0).astype(np.float32), kernel)
 
     board = np.full(n, 200.0)
     darker = board - 30.0
-    assert _before_widening(lines(half), kernel, (darker, board), 10, 190, step, tau) == 99
+    assert _before_widening(profile(half), (darker, board), 10, 190, step, tau) == 99
     band = half.copy()
     band[100:] = 2.5
-    assert _before_widening(lines(band), kernel, (darker, board), 10, 190, step, tau) is None
+    assert _before_widening(profile(band), (darker, board), 10, 190, step, tau) is None
     brighter = darker.copy()
     brighter[100:] = board[100:] + 30.0
-    assert _before_widening(lines(half), kernel, (brighter, board), 10, 190, step, tau) is None
+    assert _before_widening(profile(half), (brighter, board), 10, 190, step, tau) is None
