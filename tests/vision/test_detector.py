@@ -199,11 +199,10 @@ def test_a_change_around_an_earlier_darts_flights_is_not_put_there_as_a_dart():
     # A dart grouped tightly along an earlier one, seen from its side, shows only beside
     # that dart's flights; its point is a dart's length away. An earlier dart seen end-on
     # has its flights around its point: a cross there may be a new dart's.
-    from vision.detector import CROSS_REACH_MM, Detector, KnownDart
+    from vision.detector import CROSS_REACH_MM, KnownDart
     from vision.events import DartEvent
 
-    session = make_session("classic", 6, lambda b: b.idle(1))
-    detector = Detector(session.board, session.calibration)
+    detector = _detector_at_one_mm_per_pixel()
     mm = 0.5
     reach = CROSS_REACH_MM / mm
     empty = np.zeros(0, dtype=int)
@@ -551,24 +550,32 @@ def test_flights_cut_off_behind_a_slender_barrel_join_it_and_win_no_settle():
     assert len(_flights_joined(pieces, shadow, body_mm2)) == 2
 
 
+def _photo_rig(board_id: str, seed: int):
+    """What the photo tests share: the camera (35 degrees from 30 degrees round, a mild
+    barrel lens), a renderer under a steady lamp, and a way to make a fresh detector."""
+    import boards
+    from calibration.model import from_camera
+    from vision.detector import Detector
+    from vision.sim.render import Renderer
+    from vision.sim.scenario import CameraSetup
+
+    board = boards.load(board_id)
+    camera = CameraSetup(35.0, 30.0, 0.0, 65.0, (-0.12, 0.03, 0, 0, 0)).camera(board)
+    renderer = Renderer(board, camera, STEADY_LIGHT, 2.0, None, seed=seed)
+    return camera, renderer, lambda: Detector(board, from_camera(camera, board.id))
+
+
 def test_photos_shifted_back_by_a_fraction_of_a_pixel_count_as_resampled():
     """A tripod touched between photos: each photo is shifted back onto the empty board's
     grid at its own fraction of a pixel (the empty board at none), so thin printed lines
     ripple where the phases differ, as in turned photos; the ripple test must apply. A photo
     that needed no shift leaves the pictures as they were."""
-    import boards
-    from calibration.model import from_camera
-    from vision.detector import Detector
     from vision.frames import Frame
     from vision.sim.darts import Dart, DartModel
-    from vision.sim.render import FrameSpec, Renderer
-    from vision.sim.scenario import CameraSetup
-    from vision.sim.testing import STEADY_LIGHT
+    from vision.sim.render import FrameSpec
 
-    board = boards.load("groundround")
-    camera = CameraSetup(35.0, 30.0, 0.0, 65.0, (-0.12, 0.03, 0, 0, 0)).camera(board)
-    renderer = Renderer(board, camera, STEADY_LIGHT, 2.0, None, seed=4)
-    detector = Detector(board, from_camera(camera, board.id))
+    _camera, renderer, new_detector = _photo_rig("groundround", 4)
+    detector = new_detector()
     empty = renderer.render(FrameSpec((), 0.0))
     assert darts([(0, e) for e in detector.process_still(Frame(empty, 0.0, "p"))]) == []
     again = renderer.render(FrameSpec((), 2.0))
@@ -590,17 +597,11 @@ def _tight_group(seed: int, off_mm: float, board_id: str = "classic", video: boo
     further back. Returns the detector's darts at each photo and both true points. With
     ``video``, each state is 8 video frames instead of one photo (the change from one state
     to the next is the motion)."""
-    import boards
-    from calibration.model import from_camera
-    from vision.detector import Detector
     from vision.frames import Frame
     from vision.sim.darts import Dart, DartModel
-    from vision.sim.render import FrameSpec, Renderer
-    from vision.sim.scenario import CameraSetup
-    from vision.sim.testing import STEADY_LIGHT
+    from vision.sim.render import FrameSpec
 
-    board = boards.load(board_id)
-    camera = CameraSetup(35.0, 30.0, 0.0, 65.0, (-0.12, 0.03, 0, 0, 0)).camera(board)
+    camera, renderer, new_detector = _photo_rig(board_id, seed)
     rng = np.random.default_rng(seed)
     model = DartModel.random(np.random.default_rng(seed))
     tip = (200.0, 210.0)
@@ -620,8 +621,7 @@ def _tight_group(seed: int, off_mm: float, board_id: str = "classic", video: boo
         tip[1] + sign * off_mm * math.sin(angle),
     )
     second = Dart(second_tip, first.direction, model)
-    renderer = Renderer(board, camera, STEADY_LIGHT, 2.0, None, seed=seed)
-    detector = Detector(board, from_camera(camera, board.id))
+    detector = new_detector()
     found = []
     for k, objects in enumerate([(), (first,), (first, second)]):
         if not video:
@@ -756,23 +756,18 @@ def test_a_dart_once_found_where_none_was_does_not_hold_up_the_takeout():
     # empty board's). When the real darts are pulled, that one is nowhere near the change,
     # yet nothing of it shows: the takeout is reported, not missed for the rest of the game.
     # A throw elsewhere pulls no dart, though: it is a dart, not a takeout.
-    import boards
-    from calibration.model import from_camera
-    from vision.detector import Detector, KnownDart
+    from vision.detector import KnownDart
     from vision.events import DartEvent
     from vision.frames import Frame
     from vision.sim.darts import Dart, DartModel
-    from vision.sim.render import FrameSpec, Renderer
-    from vision.sim.scenario import CameraSetup
+    from vision.sim.render import FrameSpec
 
-    board = boards.load("groundround")
-    camera = CameraSetup(35.0, 30.0, 0.0, 65.0, (-0.12, 0.03, 0, 0, 0)).camera(board)
-    renderer = Renderer(board, camera, STEADY_LIGHT, 2.0, None, seed=5)
+    _camera, renderer, new_detector = _photo_rig("groundround", 5)
     rng = np.random.default_rng(5)
     dart = Dart((250.0, 260.0), Dart.random_direction(rng), DartModel.random(rng))
 
     def photographed(scenes, ghost_before: int):
-        detector = Detector(board, from_camera(camera, board.id))
+        detector = new_detector()
         events = []
         for k, spec in enumerate(scenes):
             if k == ghost_before:
