@@ -57,9 +57,13 @@ def at_shadow_start(
     if not ahead.any():
         return fit
     n = int(along[ahead].max()) + 1
-    widths = _width_profile(along[ahead], n)
-    core = ahead & (np.abs(across) <= 2.0) & ~shadow[ys, xs]
-    t_solid = _solid_front(along[core], n)  # the shadow-like run is [0, t_solid)
+    # Another lamp's shadow of the same dart leaves the point at an angle: beside the line it
+    # is apart from this shadow, and no part of its width.
+    on_line = _reaching_the_line(along, across, ahead)
+    widths = _width_profile(along[on_line], n)
+    core = ahead & (np.abs(across) <= 2.0)
+    solid = core & ~shadow[ys, xs]
+    t_solid = _solid_front(along[solid], along[core], n)  # the shadow-like run is [0, t_solid)
     if t_solid is None:
         return fit
     if t_solid * mm < MIN_SHADOW_RUN_MM or np.any(widths[1:t_solid] < 0.5):
@@ -80,12 +84,43 @@ def at_shadow_start(
     return _moved_back(fit, start)
 
 
-def _solid_front(core_along: np.ndarray, n: int) -> int | None:
+def _solid_front(solid_along: np.ndarray, core_along: np.ndarray, n: int) -> int | None:
     """The first step (of 0..n-1) along the axis where the dart's own pixels on its line,
-    at ``core_along``, start: two solid slices in a row (not a speck). None if nowhere."""
-    solid = np.bincount(np.round(core_along).astype(int), minlength=n + 1)[: n + 1] >= 2
+    at ``solid_along`` (of all the blob's pixels on its line, ``core_along``), start: two
+    slices in a row mostly solid (the noise leaves specks that fail the shadow test inside a
+    wide shadow). None if nowhere."""
+
+    def per_step(along: np.ndarray) -> np.ndarray:
+        return np.bincount(np.round(along).astype(int), minlength=n + 1)[: n + 1]
+
+    own, all_ = per_step(solid_along), per_step(core_along)
+    solid = (own >= 2) & (2 * own >= all_)
     solid = solid[:-1] & solid[1:]
     return int(np.argmax(solid)) if solid.any() else None
+
+
+def _reaching_the_line(along: np.ndarray, across: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Of the ``chosen`` pixels, those whose run across the axis (in their unit step along
+    it) reaches the line the dart's own pixels take (2 px either side of the axis): the width
+    of what lies on the line, not of what lies beside it. A run may skip one empty cell (unit
+    cells across a slanted axis catch pixel centres unevenly)."""
+    if not chosen.any():
+        return chosen.copy()
+    steps = np.round(along[chosen]).astype(int)
+    sides = np.round(across[chosen]).astype(int)
+    reach = int(np.abs(sides).max()) + 2
+    grid = np.zeros((int(steps.max()) + 1, 2 * reach + 1), bool)
+    grid[steps, sides + reach] = True
+    linked = np.zeros_like(grid)
+    line = slice(reach - 2, reach + 3)
+    linked[:, line] = grid[:, line]
+    for k in range(3, reach + 1):
+        for side in (1, -1):
+            here, near, nearer = reach + side * k, reach + side * (k - 1), reach + side * (k - 2)
+            linked[:, here] = grid[:, here] & (linked[:, near] | linked[:, nearer])
+    out = np.zeros_like(chosen)
+    out[chosen] = linked[steps, sides + reach]
+    return out
 
 
 def _moved_back(fit: TipFit, by: float) -> TipFit:
@@ -135,7 +170,7 @@ def _width_profile(along: np.ndarray, n: int) -> np.ndarray:
 # A run of shadow-like pixels shorter than this at the tip may be a grey point.
 MIN_SHADOW_RUN_MM = 15.0
 # Half-width of the slice across the axis in which a shadow's width is measured.
-SHADOW_BAND_MM = 10.0
+SHADOW_BAND_MM = 20.0
 # A dart's shadow away from the point is this many times wider than where it starts.
 SHADOW_WIDENING = 1.5
 # The shadow starts where the width has come down this part of the way from the point's width
@@ -235,8 +270,8 @@ def at_shadow_fork(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float
     n = int(along[ahead].max()) + 1 if ahead.any() else 0
     if n < 2:
         return fit
-    core = ahead & (np.abs(across) <= 2.0) & ~sh
-    t_solid = _solid_front(along[core], n)
+    core = ahead & (np.abs(across) <= 2.0)
+    t_solid = _solid_front(along[core & ~sh], along[core], n)
     if t_solid is None:
         return fit
     if t_solid * mm < MIN_SHADOW_RUN_MM:

@@ -795,3 +795,56 @@ def test_a_tight_group_in_photos_puts_no_dart_at_the_earlier_darts_flights():
         found, _tip, second_tip = _tight_group(6, off_mm, board_id)
         errors = [math.hypot(d.x_mm - second_tip[0], d.y_mm - second_tip[1]) for d in found[2]]
         assert all(error < 50.0 for error in errors), (board_id, errors)
+
+
+def _long_shadow_scene(start_px: float, specks: bool) -> tuple[TipFit, np.ndarray, np.ndarray]:
+    """A dart lying along +x from its point at x = 80, and its shadow along its line from the point back to x = 10: ``start_px`` wide at the
+    point, widening to 50 px where the flights' shadow falls. ``specks``: one shadow pixel
+    in eight fails the shadow test, as camera noise makes some do. The fit's tip lies at the
+    shadow's far end, where the walk ran on to."""
+    rng = np.random.default_rng(5)
+    group = np.zeros((120, 220), bool)
+    shadow = np.zeros_like(group)
+    for x in range(10, 80):
+        half = (start_px + (50.0 - start_px) * (80 - x) / 70) / 2
+        rows = slice(round(60 - half), round(60 + half) + 1)
+        group[rows, x] = True
+        shadow[rows, x] = True
+    group[58:63, 80:200] = True  # the dart
+    if specks:
+        shadow &= ~((rng.random(shadow.shape) < 1 / 8) & (np.arange(220) < 80)[None, :])
+    fit = TipFit((10.0, 60.0), (1.0, 0.0), 190.0, 5.0, 4.0, False, 1.0)
+    return fit, group, shadow
+
+
+def test_a_tip_out_in_a_wide_shadow_goes_back_to_where_the_shadow_starts():
+    """Far up the board under a steep view (2.7 mm a pixel) a low lamp's shadow of the
+    dart is some 15 mm wide where it starts and over 100 mm wide at the flights' shadow
+    (dartwars 8041 on seed 41: the tip was put 113 mm out at the shadow's far end, three
+    times in one game). Its width must be measured over more than 10 mm either side of
+    the line to show the widening, and the specks of noise inside a shadow that wide are
+    no solid dart."""
+    from vision.shadows import at_shadow_start
+
+    for start_px in (4.0, 16.0):
+        for specks in (False, True):
+            fit, group, shadow = _long_shadow_scene(start_px, specks)
+            moved = at_shadow_start(fit, group, shadow, 1.0, lambda: 30.0)
+            assert abs(moved.tip[0] - 80.0) <= 3.0, (start_px, specks, moved.tip)
+            assert moved.tip[1] == fit.tip[1]
+    # The run on the line is broken (a gap, joined to the rest only by something lying
+    # beside the line): no one shadow from the point, the tip stays.
+    fit, group, shadow = _long_shadow_scene(4.0, specks=False)
+    group[:, 40:46] = False
+    shadow[:, 40:46] = False
+    group[44:50, 30:60] = True
+    shadow[44:50, 30:60] = True
+    assert at_shadow_start(fit, group, shadow, 1.0, lambda: 30.0).tip == fit.tip
+    # A shadow no wider away from the point than at it (a grey barrel): the tip stays.
+    fit, group, shadow = _long_shadow_scene(16.0, specks=False)
+    group[:, :80] = False
+    shadow[:, :80] = False
+    group[52:69, 10:80] = True
+    shadow[52:69, 10:80] = True
+    assert at_shadow_start(fit, group, shadow, 1.0, lambda: 30.0).tip == fit.tip
+
