@@ -789,8 +789,7 @@ class Detector:
                 slender = fit.length_px / max(1.0, fit.width_px)
                 found.append(_ranked(fit, group, shadow, mm, slender, plain=False))
                 continue
-            fit = at_shadow_start(fit, group, shadow, mm, self._point_px(fit, offset, mm))
-            fit = at_shadow_fork(fit, group, shadow, mm)
+            fit = self._out_of_own_shadow(fit, group, shadow, mm, offset)
             if _point_on_flank(fit, group, flanks, mm):
                 pieces.append((0.0, fit, group))  # a new dart's edge along an earlier one
                 rims.append((group, mm))
@@ -819,7 +818,9 @@ class Detector:
             # dart may be the front of one whose flights were cut off.
             lined = self._along_line(group, groups, fit, pixels) if dart else group
             if lined is not group:
-                fit = self._fit(images, lined, t, hint, tests, mm) or fit
+                refit = self._fit(images, lined, t, hint, tests, mm)
+                if refit is not None:
+                    fit = self._out_of_own_shadow(refit, lined, shadow, mm, offset)
                 group = lined
             tailed = self._tail_pieces(group, objects, fit, shadow, mm)
             if tailed is not group:
@@ -1186,6 +1187,16 @@ class Detector:
         outside = cv2.distanceTransform((~group).astype(np.uint8), cv2.DIST_L2, 3)
         reach = fit.length_px + 15.0 / mm
         return any(float(outside[other].min()) <= reach for other in long_shadows)
+
+    def _out_of_own_shadow(
+        self, fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float, offset: np.ndarray
+    ) -> TipFit:
+        """The fit with its tip taken back from out in the dart's own shadow, if it was put
+        there. Where two shadows of the dart meet on its line (``at_shadow_fork``) is where
+        the point touches the board: that is looked for first, the narrow start of one
+        shadow (``at_shadow_start``, which a fork's wide joint misleads) only after."""
+        fit = at_shadow_fork(fit, group, shadow, mm)
+        return at_shadow_start(fit, group, shadow, mm, self._point_px(fit, offset, mm))
 
     def _point_px(self, fit: TipFit, offset: np.ndarray, mm: float) -> Callable[[], float]:
         """How long the longest point can look from ``fit``'s tip along its line (px): from

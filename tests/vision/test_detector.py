@@ -848,3 +848,33 @@ def test_a_tip_out_in_a_wide_shadow_goes_back_to_where_the_shadow_starts():
     shadow[52:69, 10:80] = True
     assert at_shadow_start(fit, group, shadow, 1.0, lambda: 30.0).tip == fit.tip
 
+
+def test_where_two_shadows_of_a_dart_meet_wins_over_a_narrow_stretch_of_one():
+    """Under two lamps the dart's shadows join at its point in a wide knot: one runs on
+    along its line (narrowing from the flights' wide shadow to a narrow stretch, then the
+    knot), the other leaves at 45 degrees. Read first, the narrow stretch alone would put
+    the tip short of the knot by its length (groundround 1013 f12 on seed 13: 14 mm); where
+    the branch meets the line is the point."""
+    from vision.tip import TipFit
+
+    group = np.zeros((160, 220), bool)
+    shadow = np.zeros_like(group)
+
+    def band(x0: int, x1: int, w0: float, w1: float) -> None:
+        for x in range(x0, x1):
+            half = (w0 + (w1 - w0) * (x - x0) / max(1, x1 - 1 - x0)) / 2
+            rows = slice(round(60 - half), round(60 + half) + 1)
+            group[rows, x] = True
+            shadow[rows, x] = True
+
+    band(10, 60, 30.0, 5.0)  # from the flights' wide shadow to the narrow stretch
+    band(60, 72, 5.0, 5.0)
+    band(72, 80, 12.0, 12.0)  # the knot where both shadows start
+    group[58:63, 80:200] = True  # the dart, flights towards +x
+    for k in range(2, 50):  # the other lamp's shadow, down and back from x = 76
+        group[60 + k : 63 + k, 75 - k : 78 - k] = True
+        shadow[60 + k : 63 + k, 75 - k : 78 - k] = True
+    fit = TipFit((10.0, 60.0), (1.0, 0.0), 190.0, 5.0, 4.0, False, 1.0)
+    detector = _detector_at_one_mm_per_pixel()
+    placed = detector._out_of_own_shadow(fit, group, shadow, 1.0, np.array([300.0, 200.0]))
+    assert 75.0 <= placed.tip[0] <= 80.0, placed.tip
