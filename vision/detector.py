@@ -91,6 +91,11 @@ PHOTO_STAYED_SHARE = 0.5
 # A dart whose own pixels differ from the empty board in fewer than this share is gone:
 # noise alone passes the change threshold in a few per cent of pixels.
 GONE_SHARE = 0.1
+# A known dart within the change is still there if this share of its pixels differs from
+# the empty board (a piece moved onto a pulled dart's place covers less of it).
+NOT_PULLED_SHARE = 0.6
+# Fewer of a known dart's pixels than this that showed it tell nothing of it.
+MIN_SHOWN_PIXELS = 8
 # Some of a dart itself must show, at least a flight's edge, not its shadow alone: this
 # share of the least area of a dart.
 SOME_OF_IT = 0.1
@@ -673,6 +678,8 @@ class Detector:
         d_scene, d_ref = beyond(d_scene), beyond(d_ref)
         t = self.threshold
 
+        earlier = beyond(max_channel_absdiff(scene, reference))  # earlier objects: darts, pieces
+
         # Darts pulled out: their pixels are back to the empty board.
         events: list[Event] = []
         remaining: list[KnownDart] = []
@@ -682,8 +689,8 @@ class Detector:
             if inside.mean() < 0.5:
                 elsewhere.append(known)
                 continue
-            still_there = np.mean(d_ref[known.ys[inside] - y0, known.xs[inside] - x0] > t)
-            if still_there >= 0.6:
+            at = (known.ys[inside] - y0, known.xs[inside] - x0)
+            if _not_pulled(d_scene[at], d_ref[at], earlier[at], t):
                 remaining.append(known)
         # A dart away from every change did not move since the last look; if its pixels
         # are nonetheless the empty board's, it is not there (taken for a dart where little
@@ -713,7 +720,6 @@ class Detector:
         flanks = _earlier_flanks(self.darts, box, known)
 
         evidence = np.minimum(d_scene, d_ref)
-        earlier = beyond(max_channel_absdiff(scene, reference))  # earlier objects: darts, pieces
         occluders = earlier > t
         shadow = shadow_like(roi, scene, d_scene, t)
         # Over an earlier object (a dart, a magnet) a change that only darkens is the new
@@ -1388,6 +1394,27 @@ LINE_GAP_PX = 2
 EDGE_PX = 2.0
 # From the point to the middle of the flights, any common dart (for the lean test).
 LEAN_SPAN_MM = (60.0, 160.0)
+
+
+def _not_pulled(
+    d_scene: np.ndarray, d_ref: np.ndarray, earlier: np.ndarray, threshold: float
+) -> bool:
+    """Whether a known dart within the change is still there, from its pixels' change now to
+    the last scene (``d_scene``), to the empty board (``d_ref``), and the last scene's to the
+    empty board (``earlier``, where the dart showed).
+
+    Most of it still differs from the empty board (a new dart may cover it, or lie on it).
+    Or, where the dart showed, most of its pixels are nearer the last scene than the empty
+    board: a thin dart (crossed flights seen end-on) shows barely half of its blob over the
+    threshold, and a new dart landing beside it must not make it pulled (and so a takeout).
+    A piece moved onto a pulled dart's place differs from both, and the rest of that place
+    is the empty board's: it is pulled."""
+    if np.mean(d_ref > threshold) >= NOT_PULLED_SHARE:
+        return True
+    showed = earlier > threshold
+    if np.count_nonzero(showed) < MIN_SHOWN_PIXELS:
+        return False
+    return bool(np.mean(d_scene[showed] < d_ref[showed]) >= 0.5)
 
 
 def _blobs(mask: np.ndarray) -> list[tuple[float, tuple[float, float], float]]:

@@ -798,8 +798,8 @@ def test_a_tight_group_in_photos_puts_no_dart_at_the_earlier_darts_flights():
 
 
 def _long_shadow_scene(start_px: float, specks: bool) -> tuple[TipFit, np.ndarray, np.ndarray]:
-    """A dart lying along +x from its point at x = 80, and its shadow along its line from the point back to x = 10: ``start_px`` wide at the
-    point, widening to 50 px where the flights' shadow falls. ``specks``: one shadow pixel
+    """A dart lying along +x from its point at x = 80, and its shadow along its line from
+    the point back to x = 10: ``start_px`` wide at the point, widening to 50 px where the flights' shadow falls. ``specks``: one shadow pixel
     in eight fails the shadow test, as camera noise makes some do. The fit's tip lies at the
     shadow's far end, where the walk ran on to."""
     rng = np.random.default_rng(5)
@@ -878,3 +878,29 @@ def test_where_two_shadows_of_a_dart_meet_wins_over_a_narrow_stretch_of_one():
     detector = _detector_at_one_mm_per_pixel()
     placed = detector._out_of_own_shadow(fit, group, shadow, 1.0, np.array([300.0, 200.0]))
     assert 75.0 <= placed.tip[0] <= 80.0, placed.tip
+
+
+def test_a_thin_dart_beside_a_new_one_is_not_pulled():
+    """The change at a known dart's pixels decides whether it was pulled. A dart seen
+    end-on is a thin cross of flights: barely half its blob passes the threshold against the
+    empty board. A second dart landing beside it (dartwars 5043 f20 on seed 43, 13 mm away)
+    leaves its pixels as they were: it stays, and no takeout is reported. Pulled, its pixels
+    are the empty board's again, also where a piece was moved onto half of its place."""
+    from vision.detector import _not_pulled
+
+    t = 10.0
+    rng = np.random.default_rng(3)
+    n = 200
+    # the thin dart: 45 % of its blob clearly over the threshold, the rest faint
+    showing = np.where(np.arange(n) < 0.45 * n, 25.0, 6.0) + rng.normal(0, 1.0, n)
+    unchanged = np.abs(rng.normal(0, 2.0, n))
+    assert _not_pulled(unchanged, showing, showing, t)
+    # pulled: back to the empty board, changed against the last scene by what it showed
+    empty = np.abs(rng.normal(0, 2.0, n))
+    assert not _not_pulled(showing, empty, showing, t)
+    # pulled, and a piece (differing from the dart and the board) put on half of its place
+    piece = np.arange(n) < n // 2
+    assert not _not_pulled(np.where(piece, 40.0, showing), np.where(piece, 40.0, empty), showing, t)
+    # a new dart lying over most of it: still there
+    covered = np.where(np.arange(n) < 0.7 * n, 50.0, showing)
+    assert _not_pulled(covered, covered, showing, t)
