@@ -61,9 +61,8 @@ def at_shadow_start(
     # is apart from this shadow, and no part of its width.
     on_line = _reaching_the_line(along, across, ahead)
     widths = _width_profile(along[on_line], n)
-    core = ahead & (np.abs(across) <= 2.0)
-    solid = core & ~shadow[ys, xs]
-    t_solid = _solid_front(along[solid], along[core], n)  # the shadow-like run is [0, t_solid)
+    t_solid = _solid_front(along, across, ahead & ~shadow[ys, xs], ahead, n)
+    # the shadow-like run is [0, t_solid)
     if t_solid is None:
         return fit
     if t_solid * mm < MIN_SHADOW_RUN_MM or np.any(widths[1:t_solid] < 0.5):
@@ -84,16 +83,19 @@ def at_shadow_start(
     return _moved_back(fit, start)
 
 
-def _solid_front(solid_along: np.ndarray, core_along: np.ndarray, n: int) -> int | None:
-    """The first step (of 0..n-1) along the axis where the dart's own pixels on its line,
-    at ``solid_along`` (of all the blob's pixels on its line, ``core_along``), start: two
+def _solid_front(
+    along: np.ndarray, across: np.ndarray, solid: np.ndarray, chosen: np.ndarray, n: int
+) -> int | None:
+    """The first step (of 0..n-1) along the axis where the dart's own pixels on its line
+    (within ``LINE_PX`` of the axis: ``solid`` of the ``chosen`` pixels there) start: two
     slices in a row mostly solid (the noise leaves specks that fail the shadow test inside a
     wide shadow). None if nowhere."""
+    on_line = chosen & (np.abs(across) <= LINE_PX)
 
-    def per_step(along: np.ndarray) -> np.ndarray:
-        return np.bincount(np.round(along).astype(int), minlength=n + 1)[: n + 1]
+    def per_step(picked: np.ndarray) -> np.ndarray:
+        return np.bincount(np.round(along[picked]).astype(int), minlength=n + 1)[: n + 1]
 
-    own, all_ = per_step(solid_along), per_step(core_along)
+    own, all_ = per_step(on_line & solid), per_step(on_line)
     solid = (own >= 2) & (2 * own >= all_)
     solid = solid[:-1] & solid[1:]
     return int(np.argmax(solid)) if solid.any() else None
@@ -101,20 +103,20 @@ def _solid_front(solid_along: np.ndarray, core_along: np.ndarray, n: int) -> int
 
 def _reaching_the_line(along: np.ndarray, across: np.ndarray, chosen: np.ndarray) -> np.ndarray:
     """Of the ``chosen`` pixels, those whose run across the axis (in their unit step along
-    it) reaches the line the dart's own pixels take (2 px either side of the axis): the width
+    it) reaches the line the dart's own pixels take (``LINE_PX`` either side): the width
     of what lies on the line, not of what lies beside it. A run may skip one empty cell (unit
     cells across a slanted axis catch pixel centres unevenly)."""
     if not chosen.any():
         return chosen.copy()
     steps = np.round(along[chosen]).astype(int)
     sides = np.round(across[chosen]).astype(int)
-    reach = int(np.abs(sides).max()) + 2
+    reach = int(np.abs(sides).max()) + LINE_PX
     grid = np.zeros((int(steps.max()) + 1, 2 * reach + 1), bool)
     grid[steps, sides + reach] = True
     linked = np.zeros_like(grid)
-    line = slice(reach - 2, reach + 3)
+    line = slice(reach - LINE_PX, reach + LINE_PX + 1)
     linked[:, line] = grid[:, line]
-    for k in range(3, reach + 1):
+    for k in range(LINE_PX + 1, reach + 1):
         for side in (1, -1):
             here, near, nearer = reach + side * k, reach + side * (k - 1), reach + side * (k - 2)
             linked[:, here] = grid[:, here] & (linked[:, near] | linked[:, nearer])
@@ -167,6 +169,8 @@ def _width_profile(along: np.ndarray, n: int) -> np.ndarray:
     return profile[: n + 1]
 
 
+# The dart's own pixels on its line lie within this many px either side of its axis.
+LINE_PX = 2
 # A run of shadow-like pixels shorter than this at the tip may be a grey point.
 MIN_SHADOW_RUN_MM = 15.0
 # Half-width of the slice across the axis in which a shadow's width is measured.
@@ -270,8 +274,7 @@ def at_shadow_fork(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float
     n = int(along[ahead].max()) + 1 if ahead.any() else 0
     if n < 2:
         return fit
-    core = ahead & (np.abs(across) <= 2.0)
-    t_solid = _solid_front(along[core & ~sh], along[core], n)
+    t_solid = _solid_front(along, across, ahead & ~sh, ahead, n)
     if t_solid is None:
         return fit
     if t_solid * mm < MIN_SHADOW_RUN_MM:
