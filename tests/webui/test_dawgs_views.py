@@ -202,14 +202,16 @@ def test_roll_for_me_applies_a_die_the_server_rolled(
     assert last["action"] == {"type": "roll", "player": 0, "value": 4}
     assert last["source"] == "table die" and last["text"] == "Ann rolls 4"
     assert rolled.json["state"]["planes"][0]["side"] == "right"  # 4 is even: right side
-    monkeypatch.undo()
 
-    # Over many rolls every face comes up, and only faces 1 to 6.
-    seen = set()
-    for _ in range(40):
+    # The server draws from six faces and shows each draw as faces 1 to 6.
+    asked: list[int] = []
+    for face in range(6):
         client.post("/api/undo", json={})
-        seen.add(client.post("/api/roll", json={}).json["rolled"])
-    assert seen == {1, 2, 3, 4, 5, 6}
+        monkeypatch.setattr(
+            webui.player_api.secrets, "randbelow", lambda n, face=face: asked.append(n) or face
+        )
+        assert client.post("/api/roll", json={}).json["rolled"] == face + 1
+    assert asked == [6] * 6
 
 
 def test_a_phone_rolls_and_draws_only_its_own(client: FlaskClient, spectator: FlaskClient) -> None:
