@@ -237,7 +237,10 @@ def end_on_tip(
     along, across = (cast - center) @ line, (cast - center) @ normal
     found = []
     for end in np.percentile(along, [1.0, 99.0]):
-        at_end = np.abs(along - end) <= 3.0  # the shadow's own middle across its end
+        # The shadow's own middle across its end (or across the pixels nearest to it, where
+        # scattered specks leave a gap there).
+        gap = np.abs(along - end)
+        at_end = gap <= max(3.0, float(gap.min()))
         start = center + line * end + normal * float(np.median(across[at_end]))
         cross = _cross_at(points[own], start, reach, rms_most)
         if cross is not None:

@@ -136,6 +136,20 @@ def test_end_on_tip_needs_a_cross_centred_on_the_shadows_start():
     assert end_on_tip(fit, group, shadow, reach, rms_most) == fit
 
 
+def test_end_on_tip_takes_a_shadow_of_scattered_specks_in_its_stride():
+    """Specks far apart (noise, bits of other shadows) put a shadow's end in a gap between
+    them: the nearest specks stand for it, and a lone speck is no cross."""
+    from vision.shadows import end_on_tip
+
+    group = np.zeros((120, 60), dtype=bool)
+    group[40:90, 30] = True  # 50 specks in a row and one far out: the end falls in between
+    group[10, 30] = True
+    shadow = group.copy()
+    group[100, 10:16] = True  # a few of the dart's own pixels, far from either end
+    fit = TipFit((30.0, 100.0), (0.0, -1.0), 80.0, 3.0, 4.0, False, 0.5)
+    assert end_on_tip(fit, group, shadow, 20.0, 12.0) == fit
+
+
 def test_bounce_out_is_reported_as_such_and_never_as_a_dart():
     def script(b):
         b.throw(bounce=True)
