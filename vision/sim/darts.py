@@ -145,6 +145,24 @@ class Dart:
         base = np.array([self.tip_mm[0], self.tip_mm[1], 0.0]) + np.array(self.lift_mm)
         return base + s * np.array(self.direction)
 
+    def body(self, step_mm: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """Points along the solid part of the dart (point, barrel, shaft) and its radius at
+        each: the flights are left out, thin sheets that bend aside when darts touch."""
+        m = self.model
+        s = np.arange(0.0, m.point_len + m.barrel_len + m.shaft_len, step_mm)
+        radius = np.select(
+            [s < m.point_len, s < m.point_len + m.barrel_len], [m.point_r, m.barrel_r], m.shaft_r
+        )
+        return self.axis_point(0.0) + np.outer(s, self.direction), radius
+
+    def clearance(self, other: Dart) -> float:
+        """The gap (mm) between the solid parts of two darts where they come closest;
+        negative when one would pass through the other, which no throw can do."""
+        here, r_here = self.body()
+        there, r_there = other.body()
+        gaps = np.linalg.norm(here[:, None, :] - there[None, :, :], axis=2)
+        return float((gaps - r_here[:, None] - r_there[None, :]).min())
+
     def vibrating(self, start: float, end: float, across: np.ndarray) -> Dart:
         """This dart swinging (about its point) from ``start`` to ``end`` radians towards the
         unit vector ``across`` (perpendicular to its axis) during one exposure."""

@@ -23,6 +23,10 @@ from vision.sim.render import FrameSpec, Hand, Light, Renderer
 
 FPS = 15.0
 GROUP_SPAWN_KEY = 1 << 20  # see SessionBuilder.__post_init__
+# A dart that would pass through an earlier one slides off it in steps this long, this far
+# at most (mm).
+GLANCE_STEP_MM = 0.5
+GLANCE_MAX_MM = 40.0
 LENSES: tuple[tuple[float, ...], ...] = (
     (0.0, 0.0, 0.0, 0.0, 0.0),
     (-0.12, 0.03, 0.0, 0.0, 0.0),
@@ -133,17 +137,13 @@ class SessionBuilder:
         """A tip on the playable surface and well inside the image."""
         outline = self.board.outline
         minx, miny, maxx, maxy = outline.bounds
-        w, h = self.camera.image_size
         for _ in range(500):
             if near is not None:
                 r, a = self.rng.uniform(*self.group_mm), self.rng.uniform(0, 2 * math.pi)
                 p = (near[0] + r * math.cos(a), near[1] + r * math.sin(a))
             else:
                 p = (self.rng.uniform(minx, maxx), self.rng.uniform(miny, maxy))
-            if not outline.contains(Point(p)):
-                continue
-            px = self.camera.project(np.array([p]))[0]
-            if 40 < px[0] < w - 40 and 40 < px[1] < h - 40:
+            if self._in_view(p):
                 return float(p[0]), float(p[1])
         return (
             self.random_tip()
@@ -183,7 +183,8 @@ class SessionBuilder:
                 a = math.radians(off_axis_deg)
                 towards = math.cos(a) * towards + math.sin(a) * side
             direction = tuple(float(v) for v in towards)
-        dart = Dart(tip, direction, model)
+        dart = self._landed_clear_of(Dart(tip, direction, model), previous)
+        tip = dart.tip_mm
         self.objects.append(dart)
         # Impact: the board and the camera mount shake for a couple of frames.
         amp = self.rng.uniform(0.2, 1.2)
@@ -225,6 +226,37 @@ class SessionBuilder:
             )
             self.events.append({"event": "dart", "frame": first, "x_mm": tip[0], "y_mm": tip[1]})
         self.idle(int(self.rng.integers(8, 14)))
+
+    def _landed_clear_of(self, dart: Dart, earlier: list[Dart]) -> Dart:
+        """``dart`` where it can stick: a throw whose body would pass through an earlier
+        dart's glances off it and sticks just beside it. Its tip slides in the board's plane
+        away from that dart (or across, where the board or the picture ends) until the two
+        clear; no random draw, so the session's other throws stay as they were."""
+        stuck = [d for d in earlier if d.lift_mm == (0.0, 0.0, 0.0)]
+        hit = min(stuck, key=dart.clearance, default=None)
+        if hit is None or dart.clearance(hit) >= 0.0:
+            return dart
+        away = np.subtract(dart.tip_mm, hit.tip_mm)
+        if np.linalg.norm(away) < 1e-6:
+            away = np.array([-hit.direction[1], hit.direction[0]])
+        away = away / (np.linalg.norm(away) + 1e-12)
+        for way in (away, np.array([-away[1], away[0]]), np.array([away[1], -away[0]]), -away):
+            for step in np.arange(GLANCE_STEP_MM, GLANCE_MAX_MM, GLANCE_STEP_MM):
+                tip = (float(dart.tip_mm[0] + way[0] * step), float(dart.tip_mm[1] + way[1] * step))
+                if not self._in_view(tip):
+                    break
+                moved = replace(dart, tip_mm=tip)
+                if all(moved.clearance(d) >= 0.0 for d in stuck):
+                    return moved
+        return dart
+
+    def _in_view(self, tip: tuple[float, float]) -> bool:
+        """On the playable surface and well inside the picture."""
+        if not self.board.outline.contains(Point(tip)):
+            return False
+        px = self.camera.project(np.array([tip]))[0]
+        w, h = self.camera.image_size
+        return bool(40 < px[0] < w - 40 and 40 < px[1] < h - 40)
 
     def _parallel_to(self, direction: tuple[float, float, float]) -> tuple[float, float, float]:
         """A direction a few degrees from ``direction`` (a grouped throw's spread)."""
