@@ -54,6 +54,7 @@ from vision.tip import (
     axis_coordinates,
     fit_tip,
 )
+from vision.white_balance import balanced_like
 
 
 @dataclass(frozen=True)
@@ -245,7 +246,8 @@ class Detector:
             self._start(image, small)
             return []
         self.bounce_seen = False
-        image = self._aligned(image)
+        assert self.reference is not None
+        image = balanced_like(self._aligned(image), self.reference)
         small = downscale(image, self.config.gate_width)
         assert self.scene_small is not None
         gain = gain_field(small, self.scene_small, 31)
