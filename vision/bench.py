@@ -72,6 +72,7 @@ def score_session(
     # Photos taken one by one: the camera is nudged a little between them.
     nudge = np.random.default_rng(seed).normal(0.0, STILLS_NUDGE_PX, (len(indices), 2))
     rng_hand = np.random.default_rng([seed, 1])
+    rng_phone = np.random.default_rng([seed, 2])
     for k, index in enumerate(indices):
         name, spec = session.frame_name(index), session.frames[index]
         if stills and k > 0:
@@ -79,7 +80,7 @@ def score_session(
             spec = replace(spec, offset=moved)
         image = session.renderer.render(spec)
         if handheld and k > 0:
-            image = _held_in_hand(image, rng_hand)
+            image = _phone_exposure(_held_in_hand(image, rng_hand), rng_phone)
         frame = Frame(image, spec.t, name)
         start = time.perf_counter()
         events = detector.process_still(frame) if stills else detector.process(frame)
@@ -122,6 +123,19 @@ def _held_in_hand(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.warpPerspective(
         image, homography, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REFLECT
     )
+
+
+PHONE_EXPOSURE = 0.05  # a phone sets exposure anew for each photo: brightness ratio, sigma
+PHONE_BALANCE = 0.03  # and white balance: each colour channel's ratio to the others, sigma
+
+
+def _phone_exposure(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The photo as a phone's automatic exposure and white balance leave it: brighter or
+    darker, warmer or colder than the one before."""
+    exposure = rng.normal(1.0, PHONE_EXPOSURE)
+    balance = rng.normal(1.0, PHONE_BALANCE, 3)
+    gains = (exposure * balance / balance.mean()).astype(np.float32)
+    return np.clip(image.astype(np.float32) * gains + 0.5, 0, 255).astype(np.uint8)
 
 
 def still_frames(truth: dict[str, Any]) -> list[int]:

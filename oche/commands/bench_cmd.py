@@ -38,8 +38,9 @@ def add_vision_parser(sub: argparse._SubParsersAction) -> None:
     vision.add_argument(
         "--handheld",
         action="store_true",
-        help="with --stills: each photo also turned and tilted a little (a phone held in "
-        "the hand), not only shifted (a tripod touched)",
+        help="with --stills: each photo also turned and tilted a little, with its own "
+        "exposure and white balance (a phone held in the hand), not only shifted (a tripod "
+        "touched)",
     )
     vision.add_argument(
         "--size",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 import boards
@@ -132,3 +133,15 @@ def test_the_sessions_are_filmed_at_the_asked_picture_size():
 
     session = random_session(boards.load("classic"), 3, image_size=(960, 540))
     assert session.renderer.render(session.frames[0]).shape[:2] == (540, 960)
+
+
+def test_hand_held_photos_each_come_with_their_own_exposure_and_white_balance():
+    from vision.bench import _phone_exposure
+
+    rng = np.random.default_rng(1)
+    grey = np.full((8, 8, 3), 128, np.uint8)
+    shots = [_phone_exposure(grey, rng).reshape(-1, 3).mean(axis=0) for _ in range(6)]
+    assert len({tuple(s) for s in shots}) == 6  # every photo its own
+    assert len({round(float(s.mean())) for s in shots}) > 1  # brighter or darker
+    assert max(float(np.ptp(s)) for s in shots) >= 3  # warmer or colder: channels apart
+    assert np.array_equal(grey, np.full((8, 8, 3), 128, np.uint8))  # the input is kept
