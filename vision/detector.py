@@ -340,11 +340,17 @@ class Detector:
     def _in_reference_grid(
         self, image: np.ndarray, small: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """A video frame on the empty board's pixel grid, once the board or camera moved."""
-        if self.camera_shift_px == (0.0, 0.0):
+        """A video frame on the empty board's pixel grid, once the board or camera moved, and
+        in its white balance (a webcam or a phone's stream may set it anew, above all after
+        a person in front filled the picture with other colours)."""
+        assert self.reference is not None
+        if self.camera_shift_px != (0.0, 0.0):
+            image = self._undo_shift(image, self.camera_shift_px)
+            small = downscale(image, self.config.gate_width)
+        balanced = balanced_like(image, self.reference)
+        if balanced is image:
             return image, small
-        image = self._undo_shift(image, self.camera_shift_px)
-        return image, downscale(image, self.config.gate_width)
+        return balanced, downscale(balanced, self.config.gate_width)
 
     @property
     def _resampled(self) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.sim.testing import darts, make_session
+from vision.sim.testing import darts, make_session, takeouts
 from vision.white_balance import balanced_like
 
 
@@ -57,5 +57,35 @@ def test_darts_in_photos_with_another_white_balance_are_found_where_they_are():
     ]
     found = darts([(0, e) for e in events])
     assert len(found) == 2
+    for dart, truth in zip(found, session.truth["darts"], strict=True):
+        assert np.hypot(dart.x_mm - truth["x_mm"], dart.y_mm - truth["y_mm"]) < 2.5
+
+
+def test_a_webcam_that_sets_its_white_balance_anew_behind_a_hand_loses_no_takeout():
+    """A webcam's automatic white balance may change while a person pulls the darts (the
+    picture is full of other colours then): the board comes back with a colour cast, which
+    must not read as new darts, nor hide the takeout."""
+    from vision.detector import Detector
+    from vision.frames import Frame
+
+    def script(b):
+        b.throw()
+        b.throw()
+        b.takeout()
+        b.idle(6)
+        b.throw()
+        b.throw()
+
+    session = make_session("dartwars", 4, script)
+    (pulled,) = [e["frame"] for e in session.truth["events"] if e["event"] == "takeout"]
+    detector = Detector(session.board, session.calibration)
+    events = []
+    for index, (name, timestamp, image) in enumerate(session):
+        if index >= pulled:
+            image = _rebalanced(image, (0.95, 1.0, 1.05))
+        events.extend((index, e) for e in detector.process(Frame(image, timestamp, name)))
+    assert len(takeouts(events)) == 1
+    found = darts(events)
+    assert len(found) == 4
     for dart, truth in zip(found, session.truth["darts"], strict=True):
         assert np.hypot(dart.x_mm - truth["x_mm"], dart.y_mm - truth["y_mm"]) < 2.5
