@@ -307,6 +307,7 @@ def _run(board_ids: list[str], sessions: int, seed: int, **options: Any) -> dict
         "total": total,
         "targets": TARGETS,
         "image_size": list(size),
+        "jpeg_quality": options.get("jpeg_quality"),
         "notes": notes,
     }
 
@@ -355,6 +356,8 @@ def format_table(result: dict[str, Any]) -> str:
     lines.append("locate ms = mean/max over the frames where a dart was located")
     if "image_size" in result:
         lines.append("camera picture: {}x{} px".format(*result["image_size"]))
+    if result.get("jpeg_quality"):
+        lines.append(f"every frame JPEG-compressed at quality {result['jpeg_quality']}")
     kinds = result["total"].get("far_kinds")
     if kinds:
         lines.append(

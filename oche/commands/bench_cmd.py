@@ -48,6 +48,13 @@ def add_vision_parser(sub: argparse._SubParsersAction) -> None:
         help="the simulated camera's picture, WIDTHxHEIGHT in pixels (default 1280x720, "
         "where the targets are set): how the detector fares with other cameras",
     )
+    vision.add_argument(
+        "--jpeg",
+        type=int,
+        metavar="QUALITY",
+        help="compress every frame at this JPEG quality (1-100; default: half the sessions "
+        "75-95, half none), as a webcam's MJPEG stream or a phone's photos do",
+    )
     vision.set_defaults(func=run_vision)
 
 
@@ -66,6 +73,12 @@ def run_vision(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.jpeg is not None and not 1 <= args.jpeg <= 100:
+        print(
+            f"oche bench vision: --jpeg {args.jpeg} is no JPEG quality: give 1-100, e.g. --jpeg 60",
+            file=sys.stderr,
+        )
+        return 2
     result = run(
         board_ids,
         args.sessions,
@@ -73,6 +86,7 @@ def run_vision(args: argparse.Namespace) -> int:
         stills=args.stills,
         handheld=args.handheld,
         image_size=image_size,
+        jpeg_quality=args.jpeg,
     )
     if args.json:
         print(json.dumps(result, indent=1))

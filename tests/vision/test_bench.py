@@ -145,3 +145,31 @@ def test_hand_held_photos_each_come_with_their_own_exposure_and_white_balance():
     assert len({round(float(s.mean())) for s in shots}) > 1  # brighter or darker
     assert max(float(np.ptp(s)) for s in shots) >= 3  # warmer or colder: channels apart
     assert np.array_equal(grey, np.full((8, 8, 3), 128, np.uint8))  # the input is kept
+
+
+@pytest.mark.parametrize("quality", ["0", "101", "-5"])
+def test_a_jpeg_quality_out_of_range_is_refused_with_a_hint(capsys, quality):
+    from oche.cli import main
+
+    assert main(["bench", "vision", "--jpeg", quality, "--sessions", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"--jpeg {quality}" in err and "1-100" in err
+
+
+def test_the_benchmark_can_film_every_session_as_a_webcam_compresses_it(capsys):
+    """``--jpeg Q`` compresses every frame at quality Q; camera, light and darts stay."""
+    from oche.cli import main
+    from vision.sim.scenario import random_session
+
+    plain = random_session(boards.load("classic"), 3)
+    squeezed = random_session(boards.load("classic"), 3, jpeg_quality=40)
+    assert squeezed.truth["jpeg_quality"] == 40
+    assert squeezed.truth["camera"] == plain.truth["camera"]
+    assert squeezed.truth["darts"] == plain.truth["darts"]
+    blocky = squeezed.renderer.render(squeezed.frames[0]).astype(float)
+    clean = plain.renderer.render(plain.frames[0]).astype(float)
+    assert 0.5 < float(np.abs(blocky - clean).mean()) < 8.0  # the same picture, compressed
+
+    args = ["bench", "vision", "--stills", "--sessions", "1", "--boards", "classic"]
+    assert main([*args, "--jpeg", "40"]) == 0
+    assert "every frame JPEG-compressed at quality 40" in capsys.readouterr().out

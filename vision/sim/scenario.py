@@ -395,16 +395,20 @@ def random_session(
     light: Light | None = None,
     total_darts: int | None = None,
     knock_rate: float = 0.15,
+    jpeg_quality: int | None = None,
 ) -> Session:
     """A varied, seeded session: camera, lens, light, noise, darts, pieces, people, a board
     that may move when darts are pulled out. ``total_darts`` (if given) cuts the last turn
-    short so exactly that many are thrown."""
+    short so exactly that many are thrown. ``jpeg_quality`` (if given) compresses every frame
+    at that quality instead of the session's own choice (half the sessions 75-95, half none),
+    as a webcam's MJPEG stream does; everything else stays as the seed made it."""
     rng = np.random.default_rng(seed)
     setup = setup or CameraSetup.random(rng, image_size)
     camera = setup.camera(board)
     light = light or Light.random(rng)
     noise = float(rng.uniform(1.0, 3.5))
     jpeg = int(rng.integers(75, 95)) if rng.random() < 0.5 else None
+    jpeg = jpeg_quality or jpeg
     # surface grain: sisal under the classic board's print is coarser than paper on a wall
     style = rng.spawn(1)[0]
     grain = float(style.uniform(0.01, 0.045) if board.id == "classic" else style.uniform(0, 0.03))
