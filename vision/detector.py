@@ -338,14 +338,19 @@ class Detector:
         return out
 
     def _in_reference_grid(
-        self, image: np.ndarray, small: np.ndarray
+        self,
+        image: np.ndarray,
+        small: np.ndarray,
+        shift: tuple[float, float] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """A video frame on the empty board's pixel grid, once the board or camera moved, and
-        in its white balance (a webcam or a phone's stream may set it anew, above all after
-        a person in front filled the picture with other colours)."""
+        """A video frame on the empty board's pixel grid, once the board or camera moved (by
+        ``shift``, the one measured so far unless given), and in its white balance (a webcam
+        or a phone's stream may set it anew, above all after a person in front filled the
+        picture with other colours)."""
         assert self.reference is not None
-        if self.camera_shift_px != (0.0, 0.0):
-            image = self._undo_shift(image, self.camera_shift_px)
+        shift = self.camera_shift_px if shift is None else shift
+        if shift != (0.0, 0.0):
+            image = self._undo_shift(image, shift)
             small = downscale(image, self.config.gate_width)
         balanced = balanced_like(image, self.reference)
         if balanced is image:
@@ -390,8 +395,7 @@ class Detector:
         old = self.camera_shift_px
         if math.hypot(shift[0] - old[0], shift[1] - old[1]) < 0.3:
             return image, small, change
-        moved = self._undo_shift(raw, shift)
-        moved_small = downscale(moved, self.config.gate_width)
+        moved, moved_small = self._in_reference_grid(raw, small, shift)
         moved_change = self._changed_small(moved_small)
         if _tile_share(moved_change[1]) > 0.5 * spread:
             return image, small, change  # the move does not explain what changed

@@ -18,6 +18,7 @@ DARKEST, BRIGHTEST = 12, 243
 # A channel within this ratio of the others' mean moves no level by more than about one:
 # the same white balance up to rounding, and the photo is left as it is.
 SAME_BALANCE = 0.005
+MIN_SAMPLES = 256  # unclipped samples a median ratio needs to be trusted
 
 
 def balanced_like(image: np.ndarray, reference: np.ndarray) -> np.ndarray:
@@ -33,7 +34,7 @@ def balanced_like(image: np.ndarray, reference: np.ndarray) -> np.ndarray:
     usable = np.all((photo > DARKEST) & (photo < BRIGHTEST), axis=1) & np.all(
         (board > DARKEST) & (board < BRIGHTEST), axis=1
     )
-    if np.count_nonzero(usable) < LEVELS:
+    if np.count_nonzero(usable) < MIN_SAMPLES:
         return image
     # The median ratio per channel: darts, shadows and magnets are too few pixels to move it.
     ratios = np.median(board[usable] / photo[usable], axis=0)

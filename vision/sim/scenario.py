@@ -233,8 +233,10 @@ class SessionBuilder:
         away from that dart (or across, where the board or the picture ends) until the two
         clear; no random draw, so the session's other throws stay as they were."""
         stuck = [d for d in earlier if d.lift_mm == (0.0, 0.0, 0.0)]
-        hit = min(stuck, key=dart.clearance, default=None)
-        if hit is None or dart.clearance(hit) >= 0.0:
+        gap, hit = min(
+            ((dart.clearance(d), d) for d in stuck), key=lambda pair: pair[0], default=(0.0, None)
+        )
+        if hit is None or gap >= 0.0:
             return dart
         away = np.subtract(dart.tip_mm, hit.tip_mm)
         if np.linalg.norm(away) < 1e-6:
