@@ -26,7 +26,7 @@ from rules import RulesError
 from rules.darts import dart_from_location
 from vision.detector import Detector
 from vision.events import BounceoutEvent, DartEvent, TakeoutEvent
-from vision.frames import Frame, FrameSource
+from vision.frames import Frame, FrameSizeError, FrameSource
 
 log = logging.getLogger("oche.pipeline")
 
@@ -55,6 +55,7 @@ class CameraPipeline:
         self.detector = Detector(board, calibration) if calibration else None
         self.latest: Frame | None = None
         self.last_error: str | None = None
+        self._told_size: tuple[int, int] | None = None  # a wrong picture size, logged once
         self.markers = ""
         self._frame_times: deque[float] = deque(maxlen=30)
         self._lock = threading.Lock()
@@ -92,6 +93,14 @@ class CameraPipeline:
                 started = time.perf_counter()
                 try:
                     events = detector.process(frame)
+                except FrameSizeError as exc:
+                    # The camera changed its picture size (another mode after a reconnect):
+                    # no frame fits the calibration until that is mended. Say it once.
+                    if exc.size != self._told_size:
+                        log.error("%s", exc)
+                        self._told_size = exc.size
+                    self.last_error = str(exc)
+                    continue
                 except Exception as exc:  # a detector bug must not stop the camera
                     log.exception("detector failed on frame %s", frame.name)
                     self.last_error = f"detector error: {exc}"

@@ -41,7 +41,7 @@ from vision.changes import (
     tiled_quantile,
 )
 from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
-from vision.frames import Frame
+from vision.frames import Frame, require_size
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, local_change, robust_sigma
 from vision.shadows import POINT_MM, at_shadow_fork, at_shadow_start, end_on_tip, shadow_like
@@ -191,6 +191,7 @@ class Detector:
 
     # --- public -----------------------------------------------------------------------------
     def process(self, frame: Frame) -> list[Event]:
+        require_size(frame, self.calibration.image_size, "the calibration's")
         image = frame.image
         small = (
             downscale(frame.lores, self.config.gate_width)
@@ -240,6 +241,7 @@ class Detector:
         """A photo of a settled scene (a folder of separate photos rather than video): the
         first is the empty board, every later one is compared at once. No bounce-outs:
         a photo cannot show a dart falling."""
+        require_size(frame, self.calibration.image_size, "the calibration's")
         image = frame.image
         small = downscale(image, self.config.gate_width)
         if self.state == "warmup":

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import pytest
 
 import boards
@@ -111,3 +113,52 @@ def test_a_board_knocked_while_pulling_darts_is_followed_and_the_table_told(
     assert _wait(lambda: len(table.session.entries) == 2), pipeline.status()
     # scored where it landed (the tip's accuracy is the benchmark's business)
     assert table.session.entries[1].action["zone"] == "hex12"
+
+
+class _ModeSwitchingCamera:
+    """A camera that, while ``small`` is set, gives its pictures at 640x360 (a webcam back
+    from a drop-out in its default mode)."""
+
+    def __init__(self, inner: LiveSimSource) -> None:
+        self.inner = inner
+        self.status = inner.status
+        self.small = False
+        self.small_frames = 0
+
+    def __iter__(self):
+        for frame in self.inner:
+            if self.small:
+                self.small_frames += 1
+                frame = replace(frame, image=cv2.resize(frame.image, (640, 360)))
+            yield frame
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_a_camera_in_another_picture_size_is_told_once_and_play_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    board = boards.load("groundround")
+    table = Table(Store(tmp_path / "oche.sqlite3"))
+    table.new_game("groundround", ["Ann", "Bob"])
+    inner = LiveSimSource(board, seed=3, realtime=False)
+    camera = _ModeSwitchingCamera(inner)
+    pipeline = CameraPipeline(camera, board, from_camera(inner.camera, board.id), table)
+    pipeline.start()
+    try:
+        assert _wait(lambda: pipeline.detector.state == "still")
+        camera.small = True
+        assert _wait(lambda: camera.small_frames >= 20)
+        camera.small = False
+        error = pipeline.status()["last_error"]
+        assert "the picture is 640x360 px" in error
+        assert "Fix: give pictures of 1280x720 px the same way up" in error
+        told = [r for r in caplog.records if "the picture is 640x360" in r.getMessage()]
+        assert len(told) == 1  # not once a frame
+        target = table.session.board.zone("hex5").centroid
+        inner.throw_at(*target)
+        assert _wait(lambda: len(table.session.entries) == 1), pipeline.status()
+        assert table.session.entries[0].action["zone"] == "hex5"
+    finally:
+        pipeline.stop()

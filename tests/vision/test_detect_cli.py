@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import cv2
 import pytest
 
 from oche.cli import main
@@ -114,6 +115,33 @@ def test_detect_human_output_and_bad_folder(recorded, capsys, tmp_path):
     assert "dart at (" in out and "frames," in out
     assert main(["detect", "--board", "classic", "--frames", str(tmp_path / "none")]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+def test_detect_refuses_a_photo_turned_on_its_side_naming_it(recorded, tmp_path, capsys):
+    folder = tmp_path / "turned"
+    folder.mkdir()
+    for path in sorted(recorded.glob("frame_*.jpg"))[:12]:
+        (folder / path.name).write_bytes(path.read_bytes())
+    turned = folder / "frame_00009.jpg"
+    cv2.imwrite(str(turned), cv2.rotate(cv2.imread(str(turned)), cv2.ROTATE_90_CLOCKWISE))
+    calibration = str(recorded / "calibration.json")
+    code = main(
+        [
+            "detect",
+            "--board",
+            "classic",
+            "--frames",
+            str(folder),
+            "--calibration",
+            calibration,
+            "--json",
+        ]
+    )
+    assert code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # telling photos from video reads the whole folder first
+    assert "frame_00009.jpg: the picture is 720x1280 px (turned on its side?)" in captured.err
+    assert "Traceback" not in captured.err
 
 
 def test_detect_refuses_a_calibration_of_another_board(recorded, capsys):

@@ -6,7 +6,11 @@ import math
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
+from vision.detector import Detector
+from vision.events import DartEvent
+from vision.frames import Frame, FrameSizeError
 from vision.sim.render import Light
 from vision.sim.testing import (
     STEADY_LIGHT,
@@ -148,6 +152,30 @@ def test_end_on_tip_takes_a_shadow_of_scattered_specks_in_its_stride():
     group[100, 10:16] = True  # a few of the dart's own pixels, far from either end
     fit = TipFit((30.0, 100.0), (0.0, -1.0), 80.0, 3.0, 4.0, False, 0.5)
     assert end_on_tip(fit, group, shadow, 20.0, 12.0) == fit
+
+
+def test_a_picture_of_another_size_is_refused_and_the_next_ones_still_count():
+    # A camera that comes back from a drop-out in another mode gives pictures the
+    # calibration's pixels do not fit: say so, and lose nothing of what was seen before.
+    def script(b):
+        b.throw()
+        b.idle(5)
+
+    session = make_session("classic", 5, script)
+    detector = Detector(session.board, session.calibration)
+    found = []
+    for index, (name, timestamp, image) in enumerate(session):
+        if index % 5 == 3:  # in warm-up, while still, moving, settling, after the dart
+            turned = Frame(np.ascontiguousarray(np.rot90(image)), timestamp, "turned")
+            with pytest.raises(FrameSizeError, match="turned: the picture is 720x1280 px"):
+                detector.process(turned)
+            with pytest.raises(FrameSizeError, match="calibrate again at 720x1280"):
+                detector.process_still(turned)
+        found += [
+            e for e in detector.process(Frame(image, timestamp, name)) if isinstance(e, DartEvent)
+        ]
+    assert len(found) == 1
+    assert _errors(found, session.truth["darts"])[0] <= 3.0
 
 
 def test_bounce_out_is_reported_as_such_and_never_as_a_dart():

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from oche.errors import UserError
-from vision.frames import Frame, FrameSource
+from vision.frames import Frame, FrameSizeError, FrameSource
 from vision.sources import FolderSource, OpenCVSource, VideoFileSource, open_source
 
 
@@ -40,6 +40,21 @@ def test_folder_errors_name_the_problem(tmp_path):
     (tmp_path / "broken.png").write_bytes(b"not a png")
     with pytest.raises(UserError, match="cannot read"):
         list(FolderSource(tmp_path))
+
+
+def test_folder_refuses_a_picture_of_another_size_naming_it(tmp_path):
+    # The frames of a folder are one camera's: a photo turned on its side (or scaled) would
+    # put every pixel of the calibration somewhere else on the board.
+    cv2.imwrite(str(tmp_path / "frame_1.png"), np.zeros((30, 40, 3), np.uint8))
+    cv2.imwrite(str(tmp_path / "frame_2.png"), np.zeros((40, 30, 3), np.uint8))
+    frames = iter(FolderSource(tmp_path))
+    assert next(frames).size == (40, 30)
+    with pytest.raises(FrameSizeError) as refused:
+        next(frames)
+    message = str(refused.value)
+    assert message.startswith("frame_2.png: the picture is 30x40 px (turned on its side?)")
+    assert "frame_1.png, is 40x30 px" in message
+    assert f"Fix: turn or scale {tmp_path / 'frame_2.png'}" in message
 
 
 def test_video_file_replays_every_frame(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 
 from oche.errors import UserError
-from vision.frames import Frame, SourceStatus
+from vision.frames import Frame, SourceStatus, require_size
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v")
@@ -43,14 +43,25 @@ class FolderSource:
         self._closed = False
 
     def __iter__(self) -> Iterator[Frame]:
+        first: Frame | None = None
         for index, path in enumerate(self.files):
             if self._closed:
                 break
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
                 raise UserError(f"{path}: cannot read this image (damaged or not an image)")
+            frame = Frame(image, index / self.fps, path.name)
+            # The frames of a folder are one camera's: each pixel a fixed place on the board.
+            if first is None:
+                first = frame
+            require_size(
+                frame,
+                first.size,
+                f"the folder's first, {first.name},",
+                f"turn or scale {self.folder / path.name} like the others, or leave it out",
+            )
             self.status.frames += 1
-            yield Frame(image, index / self.fps, path.name)
+            yield frame
         self.status.state = "ended"
         self.status.message = f"replayed {self.status.frames} images"
 
