@@ -79,7 +79,8 @@ def calibrate_from_markers(
     start = time.perf_counter()
     if not board.markers:
         raise CalibrationError(
-            f"board {board.id!r} has no printed markers: use --markerless or --points"
+            f"board {board.id!r} has no printed markers: calibrate from its artwork or from "
+            "tapped points instead (oche calibrate --markerless, or --points)"
         )
     height, width = image.shape[:2]
     if lens is not None:
@@ -97,9 +98,10 @@ def calibrate_from_markers(
                 f"{board.id!r}: this looks like board {guess}. Fix: --board {guess}"
             )
         raise CalibrationError(
-            f"none of board {board.id!r}'s markers ({_ids(sorted(known))}) were found in the "
+            f"none of the markers of board {board.id!r} ({_ids(sorted(known))}) was found in the "
             "photo. Fix: get the whole printed board in view, evenly lit and in focus; for a "
-            "board without markers use --markerless or --points." + blur_hint(image)
+            "board without markers, calibrate from its artwork or from tapped points instead "
+            "(oche calibrate --markerless, or --points)." + blur_hint(image)
         )
     if foreign:
         notes.append(f"ignored markers {_ids(foreign)}: not on board {board.id!r}")

@@ -17,6 +17,7 @@ from typing import Any
 import cv2
 
 import boards
+from calibration.errors import CalibrationError
 from calibration.model import Calibration
 from calibration.model import load as load_calibration
 from calibration.model import save as save_calibration
@@ -107,7 +108,13 @@ def run_detect(args: argparse.Namespace) -> int:
                     calibration = load_calibration(args.calibration)
                     calibration.check_fits(board.id, frame.size, str(args.calibration))
                 else:
-                    calibration = calibrate_first_frame(board, frame.image)
+                    try:
+                        calibration = calibrate_first_frame(board, frame.image)
+                    except CalibrationError as exc:
+                        raise CalibrationError(
+                            f"{args.frames / frame.name}: {exc} Or give a calibration file "
+                            "made before: --calibration FILE"
+                        ) from None
                 rms = float(calibration.rms_mm)
                 _emit(
                     args,

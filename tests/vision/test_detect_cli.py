@@ -6,6 +6,7 @@ import json
 import math
 
 import cv2
+import numpy as np
 import pytest
 
 from oche.cli import main
@@ -142,6 +143,17 @@ def test_detect_refuses_a_photo_turned_on_its_side_naming_it(recorded, tmp_path,
     assert captured.out == ""  # telling photos from video reads the whole folder first
     assert "frame_00009.jpg: the picture is 720x1280 px (turned on its side?)" in captured.err
     assert "Traceback" not in captured.err
+
+
+def test_detect_without_calibration_or_markers_names_the_frame_and_both_fixes(tmp_path, capsys):
+    for k in range(3):
+        cv2.imwrite(str(tmp_path / f"photo_{k}.png"), np.full((480, 640, 3), 128, np.uint8))
+    assert main(["detect", "--board", "classic", "--frames", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'photo_0.png'}: none of the markers of board 'classic'" in err
+    # the fixes this command takes, not another command's options alone
+    assert "(oche calibrate --markerless, or --points)" in err
+    assert err.rstrip().endswith("Or give a calibration file made before: --calibration FILE")
 
 
 def test_detect_refuses_a_calibration_of_another_board(recorded, capsys):
