@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -52,3 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("oche: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`oche detect --json | head -3`): nothing is wrong. Point stdout
+        # at nothing, or Python's own flush at exit fails on the closed pipe again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

@@ -7,6 +7,8 @@ import argparse
 import json
 import sys
 
+import boards
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     bench = subparsers.add_parser("bench", help="benchmarks (vision, ...)")
@@ -23,7 +25,7 @@ def add_vision_parser(sub: argparse._SubParsersAction) -> None:
         "vision", help="dart detection on seeded simulated sessions, scored against the truth"
     )
     vision.add_argument("--seed", type=int, default=1)
-    vision.add_argument("--sessions", type=int, default=4, help="sessions per board")
+    vision.add_argument("--sessions", type=_count, default=4, help="sessions per board")
     vision.add_argument(
         "--boards", default="dartwars,groundround,classic", help="comma-separated board ids"
     )
@@ -62,6 +64,12 @@ def run_vision(args: argparse.Namespace) -> int:
     from vision.bench import format_table, run
 
     board_ids = [b.strip() for b in args.boards.split(",") if b.strip()]
+    if not board_ids:
+        # A benchmark of nothing would meet every target.
+        print("oche bench vision: give at least one board, e.g. --boards classic", file=sys.stderr)
+        return 2
+    for board_id in board_ids:
+        boards.load(board_id)  # an unknown board is refused before hours of sessions run
     if args.handheld and not args.stills:
         print("oche bench vision: --handheld describes photos; add --stills", file=sys.stderr)
         return 2
@@ -134,11 +142,11 @@ def run_calibration(args: argparse.Namespace) -> int:
 
 def add_table_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("table", help="latency from a settled dart to the tablet's update")
-    parser.add_argument("--darts", type=int, default=12)
+    parser.add_argument("--darts", type=_count, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print only JSON")
     parser.add_argument(
-        "--tablets", type=int, default=20, help="tablets and phones listening (default 20)"
+        "--tablets", type=_count, default=20, help="tablets and phones listening (default 20)"
     )
     parser.set_defaults(
         func=lambda args: _quiet(
@@ -147,6 +155,17 @@ def add_table_parser(sub: argparse._SubParsersAction) -> None:
             )
         )
     )
+
+
+def _count(text: str) -> int:
+    """A count of things to run (argparse type): a benchmark of nothing measures nothing."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is no whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} runs nothing: give 1 or more")
+    return value
 
 
 def _quiet(_result: object) -> int:

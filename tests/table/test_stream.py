@@ -9,6 +9,8 @@ import time
 import urllib.request
 from urllib.parse import urlparse
 
+import pytest
+
 
 class SseClient(threading.Thread):
     """Reads one event stream, noting when each state message arrived."""
@@ -91,3 +93,13 @@ def test_a_tablet_that_reconnects_gets_what_it_missed(live_server) -> None:
         time.sleep(0.05)
     client.close()
     assert [r[0] for r in client.received[:2]] == [seen + 1, seen + 2]
+
+
+@pytest.mark.parametrize("option", ["--darts", "--tablets"])
+def test_the_latency_benchmark_refuses_to_measure_nothing(option, capsys) -> None:
+    from oche.cli import main
+
+    with pytest.raises(SystemExit) as refused:
+        main(["bench", "table", option, "0"])
+    assert refused.value.code == 2
+    assert f"argument {option}: 0 runs nothing" in capsys.readouterr().err

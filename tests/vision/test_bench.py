@@ -53,8 +53,8 @@ def test_scoring_counts_found_phantoms_zones_and_takeouts():
     assert row["recall"] == 1 / 3 and row["ms_per_frame"] == 2.0
     verdict = meets(row)
     assert not verdict["recall"] and not verdict["phantoms"] and verdict["ms_per_frame"]
-    table = format_table({"boards": {"classic": row}, "total": row, "notes": ["a note"]})
-    assert "classic" in table and "recall MISSED" in table and "a note" in table
+    table = format_table({"boards": {"classic": row}, "total": row})
+    assert "classic" in table and "recall MISSED" in table
 
 
 def test_a_misplaced_tip_is_told_by_where_it_went_along_the_dart():
@@ -105,6 +105,26 @@ def test_handheld_without_stills_is_refused_with_a_hint(capsys):
 
     assert main(["bench", "vision", "--handheld", "--sessions", "1"]) == 2
     assert "add --stills" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--sessions", "0"], "argument --sessions: 0 runs nothing: give 1 or more"),
+        (["--boards", " , "], "give at least one board"),
+        (["--boards", "classic,clasic"], "unknown board 'clasic'"),
+    ],
+)
+def test_a_benchmark_of_nothing_is_refused_rather_than_meeting_every_target(capsys, options, said):
+    from oche.cli import main
+
+    try:
+        code = main(["bench", "vision", "--json", *options])
+    except SystemExit as exit_:  # argparse refuses a bad option value itself
+        code = exit_.code
+    assert code == 2
+    captured = capsys.readouterr()
+    assert said in captured.err and captured.out == ""
 
 
 @pytest.mark.parametrize("size", ["1280", "1280x", "axb", "100x100", "1280x720x3"])
