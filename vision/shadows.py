@@ -224,7 +224,8 @@ def end_on_tip(
     pixels away from the shadow's end. The point is put half way between the shadow's start
     and the cross's middle (each is off when the dart is not quite along the ray, the two
     opposite ways), unseen, as unsure as they are apart; a fit tip already that close to it
-    is kept."""
+    is kept. Where no cross shows at either end (clear flights, or thin ones a webcam's
+    compression wiped out), the shadow's thin start tells the point (``_at_narrow_end``)."""
     ys, xs = np.nonzero(group)
     own = ~shadow[ys, xs]
     if np.count_nonzero(own) < MIN_CROSS_PIXELS or np.count_nonzero(~own) < 10:
@@ -245,8 +246,10 @@ def end_on_tip(
         cross = _cross_at(points[own], start, reach, rms_most)
         if cross is not None:
             found.append((start, cross[0]))
+    if not found:
+        return _at_narrow_end(fit, along, across, center, line, normal)
     if len(found) != 1:
-        return fit  # no cross, or one at each end: nothing tells which end the point is
+        return fit  # a cross at each end: nothing tells which end the point is
     start, middle = found[0]
     tip = (start + middle) / 2
     doubt = float(np.hypot(*(start - middle))) / 2
@@ -260,6 +263,64 @@ def end_on_tip(
         hidden_px=0.0,
         spread_px=doubt,
     )
+
+
+def _at_narrow_end(
+    fit: TipFit,
+    along: np.ndarray,
+    across: np.ndarray,
+    center: np.ndarray,
+    line: np.ndarray,
+    normal: np.ndarray,
+) -> TipFit:
+    """No cross of flights shows (clear flights, or lost to compression): the shadow alone
+    tells where the point is. It starts at the point, as thin as the point, and ends in the
+    flights' shadow, as wide as the flights; so a tip that a fit put at the end where the
+    shadow is clearly the wider goes to the narrower end (``along``/``across``: the shadow's
+    pixels on its own ``line`` and ``normal`` from ``center``). Unseen: the shadow's thin
+    start may fade out early. Where the shadow crosses a dark part of the board it hardly
+    shows, and its pieces' widths tell nothing."""
+    lo, hi = np.percentile(along, [1.0, 99.0])
+    quarter = max(1, round((hi - lo) / 4))
+    inside = (along >= lo) & (along <= hi)
+    steps = np.round(along[inside] - lo).astype(int)
+    # Pixels per unit step along the shadow: a clear flight's thin wings, shadow-like too,
+    # widen a step or two near the point; the median of an end's steps is the shadow's own.
+    widths = np.bincount(steps)
+    if _longest_run(widths == 0) > SHADOW_GAP_PX:
+        # Broken where it crosses a dark part of the board, on which it hardly shows: the
+        # pieces' widths are cut by the print, not the shadow's own.
+        return fit
+    ends = []
+    for end, part in ((lo, widths[:quarter]), (hi, widths[-quarter:])):
+        near = inside & (np.abs(along - end) <= quarter)
+        ends.append((float(np.median(part)), float(end), float(np.median(across[near]))))
+    (narrow, end, middle), (wide, wide_end, _) = sorted(ends)
+    if wide < NARROW_END_RATIO * max(narrow, 1.0):
+        return fit  # about as wide at both ends: nothing tells which is the point
+    if abs(float((np.array(fit.tip) - center) @ line) - wide_end) > quarter:
+        return fit  # the fit's tip is not in the flights' shadow: nothing says it is wrong
+    tip = center + line * end + normal * middle
+    return replace(
+        fit,
+        tip=(float(tip[0]), float(tip[1])),
+        point_seen=False,
+        occluded=False,
+        hidden_px=0.0,
+    )
+
+
+# A dart's shadow ends in its flights' shadow at least this many times wider than its start.
+NARROW_END_RATIO = 2.0
+# A shadow's run along its line may miss this many steps in a row (noise at its thin start).
+SHADOW_GAP_PX = 2
+
+
+def _longest_run(flags: np.ndarray) -> int:
+    """The longest run of True in ``flags``."""
+    padded = np.concatenate([[0], flags.astype(np.int8), [0]])
+    edges = np.flatnonzero(np.diff(padded))
+    return int((edges[1::2] - edges[::2]).max()) if len(edges) else 0
 
 
 def at_shadow_fork(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float) -> TipFit:

@@ -103,7 +103,7 @@ def test_steep_dart_seen_a_little_from_its_side_keeps_its_point():
         assert found[0].sigma_mm < 2.0, (board_id, seed)
 
 
-def _cross_scene(body: bool) -> tuple[TipFit, np.ndarray, np.ndarray]:
+def _cross_scene(body: bool, widening: bool = True) -> tuple[TipFit, np.ndarray, np.ndarray]:
     """A long shadow running down from (60, 40), and the dart's own thin pixels there: a
     cross of flights centred on the shadow's start, or (``body``) a bar reaching out from
     it to one side, as the body of a dart seen from its side does. The fit's tip lies far
@@ -111,7 +111,8 @@ def _cross_scene(body: bool) -> tuple[TipFit, np.ndarray, np.ndarray]:
     group = np.zeros((160, 120), dtype=bool)
     shadow = np.zeros_like(group)
     for row in range(40, 150):
-        half = 1 + (row - 40) // 12  # narrow at the point, wider towards the flights' shadow
+        # narrow at the point, wider towards the flights' shadow (or as wide all along)
+        half = 1 + (row - 40) // 12 if widening else 3
         shadow[row, 60 - half : 61 + half] = True
     own = np.zeros_like(group)
     if body:
@@ -136,8 +137,48 @@ def test_end_on_tip_needs_a_cross_centred_on_the_shadows_start():
     assert math.hypot(moved.tip[0] - 60.0, moved.tip[1] - 40.0) < 5.0, moved.tip
     assert not moved.point_seen
     # Own pixels reaching out to one side of the shadow's start: a body, seen from its side.
-    fit, group, shadow = _cross_scene(body=True)
+    # (The shadow is as wide at both ends, so that its thin start cannot tell either.)
+    fit, group, shadow = _cross_scene(body=True, widening=False)
     assert end_on_tip(fit, group, shadow, reach, rms_most) == fit
+
+
+def test_a_dart_seen_along_its_axis_whose_flights_hardly_show_is_put_at_its_shadows_start():
+    # Clear flights, or flights a webcam's JPEG wipes out, leave no cross of flights to see:
+    # only the long shadow, thin where it starts at the point and as wide as the flights at
+    # its far end. The point is at the thin start (it was put 114-122 mm away, in the
+    # flights' shadow).
+    def script(b):
+        b.throw(end_on=True)
+        b.idle(5)
+
+    for board_id, seed, jpeg in (
+        ("dartwars", 6, 75),
+        ("groundround", 4, 75),
+        ("groundround", 11, None),
+    ):
+        session = make_session(board_id, seed, script, tilt=24.0, jpeg=jpeg)
+        found = darts(run_detector(session))
+        assert len(found) == 1, (board_id, seed)
+        assert _errors(found, session.truth["darts"])[0] <= 3.0, (board_id, seed)
+        assert found[0].sigma_mm >= 8.0  # the point itself is not seen
+
+
+def test_end_on_tip_without_a_cross_reads_the_shadows_thin_start_unless_it_is_broken():
+    from vision.shadows import end_on_tip
+
+    fit, group, shadow = _cross_scene(body=False)
+    own = group & ~shadow
+    group[own] = False  # no cross: a few of the dart's own pixels beside the shadow instead
+    group[95:98, 80:83] = True
+    moved = end_on_tip(fit, group, shadow, 20.0, 12.0)
+    # within the thin start (its first pixels are too few to stand alone against specks)
+    assert abs(moved.tip[0] - 60.0) < 1.0 and 40.0 <= moved.tip[1] <= 50.0, moved.tip
+    assert not moved.point_seen
+    # Across a dark part of the board the shadow hardly shows: its pieces' widths are the
+    # print's, and tell nothing.
+    shadow[80:90] = False
+    group[80:90] = False
+    assert end_on_tip(fit, group, shadow, 20.0, 12.0) == fit
 
 
 def test_end_on_tip_takes_a_shadow_of_scattered_specks_in_its_stride():
