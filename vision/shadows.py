@@ -255,13 +255,19 @@ def end_on_tip(
     doubt = float(np.hypot(*(start - middle))) / 2
     if float(np.hypot(*(np.array(fit.tip) - tip))) <= max(1.0, 2 * doubt):
         return fit
+    return _unseen_at(fit, tip, doubt)
+
+
+def _unseen_at(fit: TipFit, tip: np.ndarray, spread_px: float) -> TipFit:
+    """The fit with its tip put at ``tip``, told by what lies around the point rather than
+    seen: about ``spread_px`` unsure beyond an unseen point's own doubt."""
     return replace(
         fit,
         tip=(float(tip[0]), float(tip[1])),
         point_seen=False,
         occluded=False,
         hidden_px=0.0,
-        spread_px=doubt,
+        spread_px=spread_px,
     )
 
 
@@ -300,14 +306,7 @@ def _at_narrow_end(
         return fit  # about as wide at both ends: nothing tells which is the point
     if abs(float((np.array(fit.tip) - center) @ line) - wide_end) > quarter:
         return fit  # the fit's tip is not in the flights' shadow: nothing says it is wrong
-    tip = center + line * end + normal * middle
-    return replace(
-        fit,
-        tip=(float(tip[0]), float(tip[1])),
-        point_seen=False,
-        occluded=False,
-        hidden_px=0.0,
-    )
+    return _unseen_at(fit, center + line * end + normal * middle, 0.0)
 
 
 # A dart's shadow ends in its flights' shadow at least this many times wider than its start.
