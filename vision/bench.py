@@ -8,6 +8,7 @@ the detector's time per frame (the rendering of the simulated frames is not coun
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -271,23 +272,40 @@ def summarise(scores: list[SessionScore]) -> dict[str, Any]:
     }
 
 
-def run(board_ids: list[str], sessions: int, seed: int, **options: Any) -> dict[str, Any]:
-    """Score ``sessions`` sessions per board; boards that cannot be loaded are noted.
+def run(
+    board_ids: list[str],
+    sessions: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Score ``sessions`` sessions per board, telling ``progress(done, total)`` after each.
     OpenCV is held to one thread: the targets are for one core (a Raspberry Pi shares its
     cores with the web server)."""
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     try:
-        return _run(board_ids, sessions, seed, **options)
+        return _run(board_ids, sessions, seed, progress, **options)
     finally:
         cv2.setNumThreads(threads)
 
 
-def _run(board_ids: list[str], sessions: int, seed: int, **options: Any) -> dict[str, Any]:
+def _run(
+    board_ids: list[str],
+    sessions: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None,
+    **options: Any,
+) -> dict[str, Any]:
     rows: dict[str, Any] = {}
     all_scores: list[SessionScore] = []
+    total_sessions = sessions * len(board_ids)
     for board in [boards.load(board_id) for board_id in board_ids]:
-        scores = [score_session(board, seed + 1000 * k, **options) for k in range(sessions)]
+        scores = []
+        for k in range(sessions):
+            scores.append(score_session(board, seed + 1000 * k, **options))
+            if progress is not None:
+                progress(len(all_scores) + len(scores), total_sessions)
         all_scores.extend(scores)
         rows[board.id] = {
             **summarise(scores),

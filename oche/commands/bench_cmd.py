@@ -8,6 +8,7 @@ import json
 import sys
 
 import boards
+from oche.progress import Progress
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -91,6 +92,7 @@ def run_vision(args: argparse.Namespace) -> int:
         board_ids,
         args.sessions,
         args.seed,
+        Progress("sessions"),
         stills=args.stills,
         handheld=args.handheld,
         image_size=image_size,

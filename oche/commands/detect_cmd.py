@@ -22,6 +22,7 @@ from calibration.model import Calibration
 from calibration.model import load as load_calibration
 from calibration.model import save as save_calibration
 from oche.errors import UserError
+from oche.progress import Progress
 from vision.detector import Detector
 from vision.events import DartEvent
 from vision.motion import MotionGate, downscale
@@ -66,7 +67,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     record.set_defaults(func=run_record)
 
 
-def _emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
+def _emit(
+    args: argparse.Namespace, data: dict[str, Any], text: str, progress: Progress | None = None
+) -> None:
+    if progress is not None:
+        progress.clear()  # the report starts at the left edge, not after the count
     print(json.dumps(data) if args.json else text, flush=True)
 
 
@@ -77,11 +82,13 @@ def calibrate_first_frame(board: boards.Board, image: Any) -> Calibration:
     return calibrate_from_markers(board, image).calibration
 
 
-def looks_like_stills(source: FolderSource) -> bool:
+def looks_like_stills(source: FolderSource, progress: Progress | None = None) -> bool:
     """Separate photos rather than video: consecutive images rarely show the same scene."""
     gate = MotionGate()
     quiet = moving = 0
-    for frame in source:
+    for index, frame in enumerate(source):
+        if progress is not None:
+            progress(index + 1, len(source.files))
         result = gate.update(downscale(frame.image, 320))
         if gate.sigma is None:
             continue
@@ -93,12 +100,15 @@ def looks_like_stills(source: FolderSource) -> bool:
 def run_detect(args: argparse.Namespace) -> int:
     board = boards.load(args.board)
     source = FolderSource(args.frames)
-    stills = args.mode == "stills" or (args.mode == "auto" and looks_like_stills(source))
+    stills = args.mode == "stills" or (
+        args.mode == "auto" and looks_like_stills(source, Progress("images looked through"))
+    )
     if stills and not args.json:
         print("treating the images as separate photos of the board (--mode video to override)")
     source = FolderSource(args.frames)
     frames = iter(source)
     detector: Detector | None = None
+    progress = Progress("frames", every=10)
     count = 0
     busy = 0.0
     try:
@@ -120,6 +130,7 @@ def run_detect(args: argparse.Namespace) -> int:
                     args,
                     {"event": "calibrated", "rms_mm": round(rms, 4)},
                     f"calibrated: RMS {rms:.2f} mm",
+                    progress,
                 )
                 detector = Detector(board, calibration)
             start = time.perf_counter()
@@ -127,9 +138,11 @@ def run_detect(args: argparse.Namespace) -> int:
             busy += time.perf_counter() - start
             count += 1
             for event in events:
-                _emit(args, event.to_json(), _describe(event))
+                _emit(args, event.to_json(), _describe(event), progress)
+            progress(count, len(source.files))
     finally:
         source.close()
+        progress.clear()
     ms = 1000 * busy / count if count else 0.0
     _emit(
         args,

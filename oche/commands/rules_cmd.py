@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from oche.errors import UserError
+from oche.progress import Progress
 from rules import GAMES, game_class
 from rules.selfplay import selfplay
 
@@ -28,13 +28,9 @@ def run_selfplay(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UserError("--games must be at least 1")
     cls = game_class(args.game)
-    show_progress = sys.stderr.isatty() and not args.json
-
-    def progress(done: int, total: int) -> None:
-        if show_progress and (done % 50 == 0 or done == total):
-            print(f"\r{done}/{total} games", end="" if done < total else "\n", file=sys.stderr)
-
-    report = selfplay(args.game, args.games, args.seed, cls.random_setup, progress)
+    report = selfplay(
+        args.game, args.games, args.seed, cls.random_setup, Progress("games", every=50)
+    )
     summary = report.to_json()
     if args.json:
         print(json.dumps(summary))
