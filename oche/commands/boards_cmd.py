@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -124,6 +125,8 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_locate(args: argparse.Namespace) -> int:
+    if not all(math.isfinite(v) for v in (args.x, args.y, args.sigma)):
+        raise UserError("X, Y and --sigma are board millimetres: give finite numbers, e.g. 120.5")
     if args.sigma < 0:
         raise UserError("--sigma must not be negative")
     board = boards.load(args.board)

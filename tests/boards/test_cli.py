@@ -51,3 +51,11 @@ def test_user_mistakes_give_a_message_not_a_traceback(
     bad.write_text("{}")
     assert main(["board", "print", str(bad), "--out", str(tmp_path / "x.svg")]) == 2
     assert "Fix:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("place", [["nan", "3"], ["10", "inf"], ["10", "10", "--sigma", "nan"]])
+def test_locate_refuses_a_place_that_is_no_number_of_millimetres(
+    place: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["board", "locate", "classic", *place]) == 2
+    assert "give finite numbers" in capsys.readouterr().err
