@@ -123,6 +123,22 @@ def test_opencv_source_reconnects_after_a_drop_out_and_says_so():
     assert sleeps and sleeps == sorted(sleeps)  # waits longer each time
 
 
+def test_a_camera_that_is_not_there_yet_is_not_said_to_have_dropped_out():
+    # Plugged in only after the service started: it was never there, so it did not drop out.
+    captures = [FakeCapture(0, opens=False), FakeCapture(0, opens=False), FakeCapture(1)]
+
+    def opener(_device):
+        return captures.pop(0) if captures else FakeCapture(0, opens=False)
+
+    told: list[str] = []
+    source = OpenCVSource(7, opener=opener, max_retries=2)
+    source._sleep = lambda _s: told.append(source.status.message)
+    assert len(list(source)) == 1
+    waiting = "camera 7 cannot be opened (not plugged in, or in use by another program)"
+    assert told[0] == f"{waiting}: trying again (attempt 1)"
+    assert told[-1] == "camera 7 dropped out: reconnecting (attempt 2)"  # after its frame
+
+
 def test_opencv_source_close_releases_the_camera():
     capture = FakeCapture(100)
     source = OpenCVSource("rtsp://phone/cam", opener=lambda _d: capture)

@@ -72,12 +72,19 @@ class OpenCVSource:
             self.status.state = "reconnecting"
             self.status.message = (
                 f"camera {self.device!r} dropped out: reconnecting (attempt {attempt})"
+                if self.status.frames
+                else f"camera {self.device!r} cannot be opened (not plugged in, or in use by "
+                f"another program): trying again (attempt {attempt})"
             )
             log.warning(self.status.message)
             if self._open():
                 self.status.reconnects += 1
                 self.status.state = "live"
-                self.status.message = f"camera {self.device!r} reconnected"
+                self.status.message = (
+                    f"camera {self.device!r} reconnected"
+                    if self.status.frames
+                    else f"camera {self.device!r} opened"
+                )
                 log.warning(self.status.message)
                 return True
             self._sleep(delay)
