@@ -37,6 +37,9 @@ def test_folder_errors_name_the_problem(tmp_path):
         FolderSource(tmp_path / "missing")
     with pytest.raises(UserError, match="no images"):
         FolderSource(tmp_path)
+    (tmp_path / "IMG_0001.HEIC").write_bytes(b"an iPhone photo")
+    with pytest.raises(UserError, match=r"no images .*Fix: save the \.heic photos as JPEG"):
+        FolderSource(tmp_path)
     (tmp_path / "broken.png").write_bytes(b"not a png")
     with pytest.raises(UserError, match="cannot read"):
         list(FolderSource(tmp_path))

@@ -12,6 +12,8 @@ from oche.errors import UserError
 from vision.frames import Frame, SourceStatus, require_size
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+# Phone photo formats OpenCV cannot read.
+UNREAD = (".heic", ".heif", ".avif", ".dng")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v")
 
 
@@ -35,8 +37,18 @@ class FolderSource:
             raise UserError(f"--frames {self.folder}: no such folder. Fix: give a folder of images")
         self.files = image_files(self.folder)
         if not self.files:
+            unread = sorted(
+                {p.suffix.lower() for p in self.folder.iterdir() if p.suffix.lower() in UNREAD}
+            )
+            fix = (
+                f". Fix: save the {' and '.join(unread)} photos as JPEG (a phone's 'most "
+                "compatible' setting does so)"
+                if unread
+                else ""
+            )
             raise UserError(
-                f"--frames {self.folder}: no images ({', '.join(IMAGE_SUFFIXES)}) in this folder"
+                f"--frames {self.folder}: no images ({', '.join(IMAGE_SUFFIXES)}) in this "
+                f"folder{fix}"
             )
         self.fps = fps
         self.status = SourceStatus("live", f"replaying {len(self.files)} images from {self.folder}")
