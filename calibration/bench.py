@@ -12,6 +12,7 @@ import json
 import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -48,6 +49,15 @@ def random_cases(rng: np.random.Generator, count: int, markers: bool = True) -> 
             )
         )
     return cases
+
+
+def dartboard_cases(rng: np.random.Generator, count: int) -> list[Case]:
+    """Views of a steel-tip dartboard painted in another style than our print (no markers):
+    can a real board be calibrated from our artwork?"""
+    return [
+        replace(case, board_id="classic", markers=False, style="dartboard")
+        for case in random_cases(rng, count, markers=False)
+    ]
 
 
 def _summary(
@@ -175,6 +185,10 @@ def run(seed: int = 0, json_output: bool = False, cases: int = 8) -> dict[str, A
         _measure("markers", _marker_attempts(marker_cases)),
         _measure("manual (32 taps, 0.5 px noise)", _manual_attempts(marker_cases, rng)),
         _measure("markerless", _markerless_attempts(markerless_cases)),
+        _measure(
+            "markerless, a dartboard painted otherwise",
+            _markerless_attempts(dartboard_cases(rng, max(2, cases // 2))),
+        ),
         _bench_drift(marker_cases[:4]),
         _bench_drift(markerless_cases[:2], markerless=True),
         _bench_lens(seed),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -32,6 +34,18 @@ def test_recovers_board_positions_within_half_a_millimetre(case):
     assert result.report.method == "markerless"
     assert result.report.used_points >= 10
     assert result.calibration.extra["method"] == "markerless"
+
+
+def test_a_real_dartboard_painted_otherwise_is_found_from_our_artwork():
+    # A steel-tip board has no markers, and its maker paints it otherwise than our print
+    # (colours, the numbers' font, wires, a dark surround): its geometry still fits ours.
+    board = boards.load("classic")
+    case = Case("classic", 45, 200, 6, -0.2, noise=3, light=0.4, jpeg=85, seed=31)
+    image, camera = view(replace(case, markers=False, style="dartboard"))
+    result = calibrate_markerless(board, image, true_lens(camera))
+    rms, worst = board_error_mm(result.calibration, camera, board)
+    assert rms < 1.0 and worst < 2.5, (rms, worst)
+    assert result.acceptable
 
 
 def test_orb_when_sift_is_missing(classic, monkeypatch):
