@@ -105,6 +105,7 @@ class CameraPipeline:
                     log.exception("detector failed on frame %s", frame.name)
                     self.last_error = f"detector error: {exc}"
                     continue
+                self._told_size = None  # the picture fits again: a later change is news
                 for event in events:
                     self.settled_at = started
                     self._handle(event, frame)

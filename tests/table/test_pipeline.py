@@ -156,6 +156,13 @@ def test_a_camera_in_another_picture_size_is_told_once_and_play_goes_on(
         assert "Fix: give pictures of 1280x720 px the same way up" in error
         told = [r for r in caplog.records if "the picture is 640x360" in r.getMessage()]
         assert len(told) == 1  # not once a frame
+        seen, back = camera.small_frames, inner.status.frames
+        assert _wait(lambda: inner.status.frames > back + 25)  # right pictures meanwhile
+        camera.small = True  # the same mode again, later: news again
+        assert _wait(lambda: camera.small_frames >= seen + 5)
+        camera.small = False
+        told = [r for r in caplog.records if "the picture is 640x360" in r.getMessage()]
+        assert len(told) == 2
         target = table.session.board.zone("hex5").centroid
         inner.throw_at(*target)
         assert _wait(lambda: len(table.session.entries) == 1), pipeline.status()
