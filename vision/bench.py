@@ -300,6 +300,7 @@ def _run(
     rows: dict[str, Any] = {}
     all_scores: list[SessionScore] = []
     total_sessions = sessions * len(board_ids)
+    # every board loaded first: a misspelt one is refused before any session runs
     for board in [boards.load(board_id) for board_id in board_ids]:
         scores = []
         for k in range(sessions):

@@ -9,7 +9,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.tip import TipFit, axis_coordinates
+from vision.tip import TipFit, axis_coordinates, runs_at_least
 
 
 def shadow_like(
@@ -293,7 +293,7 @@ def _at_narrow_end(
     # Pixels per unit step along the shadow: a clear flight's thin wings, shadow-like too,
     # widen a step or two near the point; the median of an end's steps is the shadow's own.
     widths = np.bincount(steps)
-    if _longest_run(widths == 0) > SHADOW_GAP_PX:
+    if runs_at_least(widths == 0, SHADOW_GAP_PX + 1).any():
         # Broken where it crosses a dark part of the board, on which it hardly shows: the
         # pieces' widths are cut by the print, not the shadow's own.
         return fit
@@ -313,13 +313,6 @@ def _at_narrow_end(
 NARROW_END_RATIO = 2.0
 # A shadow's run along its line may miss this many steps in a row (noise at its thin start).
 SHADOW_GAP_PX = 2
-
-
-def _longest_run(flags: np.ndarray) -> int:
-    """The longest run of True in ``flags``."""
-    padded = np.concatenate([[0], flags.astype(np.int8), [0]])
-    edges = np.flatnonzero(np.diff(padded))
-    return int((edges[1::2] - edges[::2]).max()) if len(edges) else 0
 
 
 def at_shadow_fork(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float) -> TipFit:

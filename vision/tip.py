@@ -921,7 +921,7 @@ def _before_weak_tail(
     else (the soft shadow under the point). The point's level is read where it is thin (no
     change beside it, unlike the wider barrel, which is stronger than the point)."""
     window = round(TAIL_LEVEL_PX / step)
-    thin = _runs_at_least(near < 0.5 * on, round(THIN_RUN_PX / step))
+    thin = runs_at_least(near < 0.5 * on, round(THIN_RUN_PX / step))
     strongest = signal[first : end + 1][thin[first : end + 1]]
     if strongest.size == 0:
         return end
@@ -1089,7 +1089,7 @@ def _before_darkening(
     return end
 
 
-def _runs_at_least(flags: np.ndarray, length: int) -> np.ndarray:
+def runs_at_least(flags: np.ndarray, length: int) -> np.ndarray:
     """``flags`` kept only in runs of at least ``length`` True samples in a row."""
     out = np.zeros(len(flags), bool)
     edges = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
@@ -1135,7 +1135,7 @@ def _shadow_after_point(
     # A point that passes for a shadow anywhere along its thin part (a pixel or more of it)
     # may do so at its end as well: only a point that never did is told from its shadow.
     thin = near[first : i - span] < 0.5 * on[first : i - span]
-    if _runs_at_least(shadowy[first : i - span] & thin, round(1.0 / step)).any():
+    if runs_at_least(shadowy[first : i - span] & thin, round(1.0 / step)).any():
         return False
     # the rest of the change along the line, up to a gap of a pixel, is shadow-like too, and
     # runs on further than a point's tapered end and its blur

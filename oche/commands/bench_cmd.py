@@ -7,7 +7,6 @@ import argparse
 import json
 import sys
 
-import boards
 from oche.progress import Progress
 
 
@@ -69,8 +68,6 @@ def run_vision(args: argparse.Namespace) -> int:
         # A benchmark of nothing would meet every target.
         print("oche bench vision: give at least one board, e.g. --boards classic", file=sys.stderr)
         return 2
-    for board_id in board_ids:
-        boards.load(board_id)  # an unknown board is refused before hours of sessions run
     if args.handheld and not args.stills:
         print("oche bench vision: --handheld describes photos; add --stills", file=sys.stderr)
         return 2
