@@ -31,6 +31,7 @@ from calibration.fit import Fit, apply, check_view, spread_fraction
 from calibration.images import blur_hint, gray, read_image
 from calibration.lens import Lens, undistort_image
 from calibration.result import CalibrationResult, PointResidual, Report, make_calibration
+from calibration.turn import best_turn, look_alike_turns, numbers_ring, turn_scores, turned
 
 #: Resolution of the artwork kept for rendering predictions (px per mm).
 ART_PX_PER_MM = 3.0
@@ -320,6 +321,33 @@ def patch_residuals(
     return out
 
 
+def _settle_turn(
+    camera_gray: np.ndarray,
+    reference: Reference,
+    board: Board,
+    homography: np.ndarray,
+    correlation: float,
+) -> tuple[np.ndarray, float, str]:
+    """For a dartboard, the view turned about the bull so that the ring of numbers matches
+    (see ``calibration.turn``), its correlation, and a note for the report."""
+    if not look_alike_turns(board):
+        return homography, correlation, ""
+    scores = turn_scores(camera_gray, reference.image, ART_PX_PER_MM, homography, board)
+    if not scores:
+        return homography, correlation, ""
+    degrees = best_turn(scores)
+    ranked = sorted(scores.values(), reverse=True)
+    note = f"ring of numbers: the best turn matches {ranked[0]:.2f}" + (
+        f", the next {ranked[1]:.2f}" if len(ranked) > 1 else ""
+    )
+    if degrees:
+        homography, correlation = refine_view(
+            camera_gray, reference, turned(homography, numbers_ring(board)[0], degrees)
+        )
+        note += f"; the view first found was turned by {degrees:.0f} degrees about the bull"
+    return homography, correlation, note
+
+
 def calibrate_markerless(
     board: Board,
     image: np.ndarray,
@@ -341,6 +369,9 @@ def calibrate_markerless(
             "photo may show another board or be too dark. Fix: check --board; use markers "
             "or --points"
         )
+    homography, correlation, turn_note = _settle_turn(
+        camera_gray, reference, board, homography, correlation
+    )
     res = np.linalg.norm(apply(homography, src) - dst, axis=1)
     agree = res <= AGREE_MM
     check_view(homography, (board.width_mm, board.height_mm), (width, height))
@@ -360,6 +391,8 @@ def calibrate_markerless(
         f"final view; artwork correlation {correlation:.2f}",
         f"error measured on {len(patches)} textured patches of the artwork",
     ]
+    if turn_note:
+        notes.append(turn_note)
     if reference.source != "board":
         notes.append(f"reference artwork: {reference.source}")
     report = Report(

@@ -94,3 +94,18 @@ def test_photo_without_the_board(groundround):
     wall = cv2.GaussianBlur(rng.integers(60, 120, (720, 1280, 3), dtype=np.uint8), (0, 0), 2)
     with pytest.raises(CalibrationError, match=r"not recognised|hardly agree|could not be aligned"):
         calibrate_markerless(groundround, wall)
+
+
+def test_a_dartboard_view_found_turned_by_two_segments_is_turned_back_by_its_numbers():
+    # Steep and seen from below-left: the features and the dense fit first agree on a view
+    # turned by 72 degrees (the segments' colours repeat every two segments), 277 mm off at
+    # the sheet's corners, with a fit that looks good. The ring of numbers sets it right.
+    board = boards.load("classic")
+    case = Case(
+        "classic", 51.9, 239.6, -11.0, -0.151, noise=3, light=0.25, jpeg=82, seed=2058539784
+    )
+    image, camera = view(replace(case, markers=False, style="dartboard"))
+    result = calibrate_markerless(board, image, true_lens(camera))
+    rms, worst = board_error_mm(result.calibration, camera, board)
+    assert rms < 1.0 and worst < 2.5, (rms, worst)
+    assert any("turned by 288 degrees" in note for note in result.report.notes)
