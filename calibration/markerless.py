@@ -209,8 +209,8 @@ def rough_view(
         raise CalibrationError(
             f"the board's artwork was not recognised in the photo ({count} matching features, "
             f"{MIN_MATCHES} needed). Fix: get the whole board in view, evenly lit and in "
-            "focus; give a scan of your printed board with --reference and --reference-dpi."
-            + blur_hint(camera_gray)
+            "focus; or calibrate with a scan of your printed board (oche calibrate "
+            "--markerless --reference SCAN --reference-dpi DPI)." + blur_hint(camera_gray)
         )
     return h, src, dst, kind
 

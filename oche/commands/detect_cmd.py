@@ -75,11 +75,23 @@ def _emit(
     print(json.dumps(data) if args.json else text, flush=True)
 
 
-def calibrate_first_frame(board: boards.Board, image: Any) -> Calibration:
-    """Calibrate from the board's printed markers (the calibration package does the work)."""
-    from calibration.markers import calibrate_from_markers
+def calibrate_first_frame(board: boards.Board, image: Any) -> tuple[Calibration, str]:
+    """(calibration, how): from the board's printed markers; when none of any board shows (a
+    real dartboard has none, a print may have them cut off), from its artwork, kept only if
+    the fit is good. The calibration package does the work."""
+    from calibration.markerless import calibrate_markerless
+    from calibration.markers import calibrate_from_markers, detect_markers
 
-    return calibrate_from_markers(board, image).calibration
+    if not board.markers or not detect_markers(image, board.marker_dictionary):
+        try:
+            result = calibrate_markerless(board, image)
+            result.require_quality()
+        except CalibrationError as exc:
+            raise CalibrationError(
+                f"no printed markers in view, and the board's artwork did not match: {exc}"
+            ) from None
+        return result.calibration, "from the board's artwork (no markers in view)"
+    return calibrate_from_markers(board, image).calibration, "from the markers"
 
 
 def looks_like_stills(source: FolderSource, progress: Progress | None = None) -> bool:
@@ -117,19 +129,21 @@ def run_detect(args: argparse.Namespace) -> int:
                 if args.calibration is not None:
                     calibration = load_calibration(args.calibration)
                     calibration.check_fits(board.id, frame.size, str(args.calibration))
+                    how = f"from {args.calibration}"
                 else:
                     try:
-                        calibration = calibrate_first_frame(board, frame.image)
+                        calibration, how = calibrate_first_frame(board, frame.image)
                     except CalibrationError as exc:
                         raise CalibrationError(
-                            f"{args.frames / frame.name}: {exc} Or give a calibration file "
-                            "made before: --calibration FILE"
+                            f"{args.frames / frame.name}: {exc} Or calibrate from tapped "
+                            "points (oche calibrate --points) and give the file: "
+                            "--calibration FILE"
                         ) from None
                 rms = float(calibration.rms_mm)
                 _emit(
                     args,
                     {"event": "calibrated", "rms_mm": round(rms, 4)},
-                    f"calibrated: RMS {rms:.2f} mm",
+                    f"calibrated {how}: RMS {rms:.2f} mm",
                     progress,
                 )
                 detector = Detector(board, calibration)

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+import boards
 from oche.cli import main
 from vision.bench import still_frames
 
@@ -97,6 +98,31 @@ def test_detect_calibrates_from_the_markers_of_the_first_frame(recorded, capsys)
     assert any(e["event"] == "dart" for e in events)
 
 
+def test_a_board_without_markers_in_view_is_calibrated_from_its_artwork(recorded, tmp_path, capsys):
+    # A real dartboard has no printed markers (nor a print with its corners cut off): the
+    # first frame's artwork gives the calibration, and the darts are found as with markers.
+    from calibration.model import load as load_calibration
+
+    board = boards.load("classic")
+    truth_view = load_calibration(recorded / "calibration.json")
+    covers = []
+    for marker in board.markers:
+        square = np.array(marker.corners, dtype=np.float64)
+        grown = square.mean(axis=0) + (square - square.mean(axis=0)) * 1.3
+        covers.append(np.round(truth_view.board_to_image(grown)).astype(np.int32))
+    folder = tmp_path / "no markers"
+    folder.mkdir()
+    for path in sorted(recorded.glob("frame_*.jpg")):
+        image = cv2.imread(str(path))
+        cv2.fillPoly(image, covers, (228, 228, 228))
+        cv2.imwrite(str(folder / path.name), image)
+    assert main(["detect", "--board", "classic", "--frames", str(folder), "--mode", "video"]) == 0
+    out = capsys.readouterr().out
+    assert "calibrated from the board's artwork (no markers in view): RMS" in out
+    truth = json.loads((recorded / "truth.json").read_text())
+    assert out.count("dart at (") == len(truth["darts"])
+
+
 def test_detect_human_output_and_bad_folder(recorded, capsys, tmp_path):
     assert (
         main(
@@ -145,15 +171,21 @@ def test_detect_refuses_a_photo_turned_on_its_side_naming_it(recorded, tmp_path,
     assert "Traceback" not in captured.err
 
 
-def test_detect_without_calibration_or_markers_names_the_frame_and_both_fixes(tmp_path, capsys):
+def test_detect_without_calibration_markers_or_artwork_names_the_frame_and_the_fixes(
+    tmp_path, capsys
+):
     for k in range(3):
         cv2.imwrite(str(tmp_path / f"photo_{k}.png"), np.full((480, 640, 3), 128, np.uint8))
     assert main(["detect", "--board", "classic", "--frames", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert f"{tmp_path / 'photo_0.png'}: none of the markers of board 'classic'" in err
+    said = f"{tmp_path / 'photo_0.png'}: no printed markers in view, and the board's artwork"
+    assert said in err
     # the fixes this command takes, not another command's options alone
-    assert "(oche calibrate --markerless, or --points)" in err
-    assert err.rstrip().endswith("Or give a calibration file made before: --calibration FILE")
+    assert "(oche calibrate --markerless --reference SCAN --reference-dpi DPI)" in err
+    assert err.rstrip().endswith(
+        "Or calibrate from tapped points (oche calibrate --points) and give the file: "
+        "--calibration FILE"
+    )
 
 
 def test_detect_refuses_a_calibration_of_another_board(recorded, capsys):
