@@ -20,6 +20,8 @@ from boards.model import Board
 
 #: Resolution (px per mm) at which the ring of numbers is compared.
 RING_PX_PER_MM = 2.0
+#: Angle steps per degree of the profile around the ring (a digit spans 2-3 degrees).
+BINS_PER_DEGREE = 2.0
 #: How much better (in correlation) another turn must match before the view is turned.
 MIN_GAIN = 0.05
 
@@ -58,6 +60,22 @@ def _normalised(image: np.ndarray, sigma: float) -> np.ndarray:
     return centred / (np.sqrt(cv2.GaussianBlur(centred * centred, (0, 0), sigma)) + 4.0)
 
 
+def _around(image: np.ndarray, inner: float, outer: float) -> np.ndarray:
+    """``image`` (centred on the bull, ``RING_PX_PER_MM``) unrolled: one row per angle step,
+    the columns of the ring of numbers only."""
+    angles = round(360 * BINS_PER_DEGREE)
+    radii = round(outer * RING_PX_PER_MM)
+    middle = (image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5)
+    polar = cv2.warpPolar(
+        image.astype(np.float32),
+        (radii, angles),
+        middle,
+        outer * RING_PX_PER_MM,
+        cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR,
+    )
+    return polar[:, round((inner + 3) * RING_PX_PER_MM) : round((outer - 3) * RING_PX_PER_MM)]
+
+
 def turn_scores(
     camera_gray: np.ndarray,
     art: np.ndarray,
@@ -65,8 +83,12 @@ def turn_scores(
     homography: np.ndarray,
     board: Board,
 ) -> dict[float, float]:
-    """Correlation of the photo's ring of numbers with the artwork's, for the view as found
-    (turn 0) and for each look-alike turn of it; empty when too little of the ring is seen."""
+    """How well the photo's ring of numbers matches the artwork's, for the view as found
+    (turn 0) and for each look-alike turn of it; empty when too little of the ring is seen.
+
+    The ring is compared as a profile around the bull: the contrast of each angle step,
+    averaged across the ring. Where the numbers sit across the ring, how big they are and in
+    which font hardly matter then; how wide each number is and where the gaps are does."""
     centre, inner, outer = numbers_ring(board)
     size = math.ceil(2 * outer * RING_PX_PER_MM)
     # ring px -> board mm
@@ -83,7 +105,7 @@ def turn_scores(
         camera_gray, straighten, (size, size), flags=flags | cv2.INTER_LINEAR
     )
     inside = cv2.warpPerspective(
-        np.full(camera_gray.shape[:2], 255, np.uint8),
+        np.full(camera_gray.shape[:2], 1, np.uint8),
         straighten,
         (size, size),
         flags=flags | cv2.INTER_NEAREST,
@@ -94,23 +116,23 @@ def turn_scores(
         (size, size),
         flags=flags | cv2.INTER_AREA,
     )
-    yy, xx = np.mgrid[0:size, 0:size]
-    radius = np.hypot((xx + 0.5) / RING_PX_PER_MM - outer, (yy + 0.5) / RING_PX_PER_MM - outer)
-    seen = (radius > inner + 3) & (radius < outer - 3) & (inside > 0)
-    if seen.sum() < 0.5 * math.pi * (outer**2 - inner**2) * RING_PX_PER_MM**2:
-        return {}
     sigma = 5.0 * RING_PX_PER_MM
-    a = _normalised(photo, sigma)[seen]
-    a = a - a.mean()
-    expected = _normalised(expected, sigma)
-    middle = ((size - 1) / 2, (size - 1) / 2)
+    seen = _around(inside, inner, outer)
+    counted = seen.sum(axis=1)
+    usable = counted > 0.5 * seen.shape[1]
+    if usable.mean() < 0.5:
+        return {}
+    photo_profile = (_around(_normalised(photo, sigma), inner, outer) * seen).sum(axis=1)
+    photo_profile = photo_profile[usable] / counted[usable]
+    photo_profile -= photo_profile.mean()
+    art_profile = _around(_normalised(expected, sigma), inner, outer).mean(axis=1)
     scores = {}
     for degrees in (0.0, *look_alike_turns(board)):
-        # Seen turned by R, the photo's point q shows the artwork's point R q.
-        rotate = cv2.getRotationMatrix2D(middle, -degrees, 1.0)
-        b = cv2.warpAffine(expected, rotate, (size, size), flags=flags | cv2.INTER_LINEAR)[seen]
-        b = b - b.mean()
-        scores[degrees] = float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-9))
+        # Seen turned by ``degrees``, the photo's angle a shows the artwork's angle a + degrees.
+        shifted = np.roll(art_profile, -round(degrees * BINS_PER_DEGREE))[usable]
+        shifted = shifted - shifted.mean()
+        norm = math.sqrt(float((photo_profile**2).sum() * (shifted**2).sum())) + 1e-9
+        scores[degrees] = float((photo_profile * shifted).sum() / norm)
     return scores
 
 
