@@ -52,10 +52,10 @@ def random_cases(rng: np.random.Generator, count: int, markers: bool = True) -> 
 
 
 def dartboard_cases(rng: np.random.Generator, count: int) -> list[Case]:
-    """Views of a steel-tip dartboard painted in another style than our print (no markers):
+    """Views of steel-tip dartboards painted in other looks than our print (no markers):
     can a real board be calibrated from our artwork?"""
     return [
-        replace(case, board_id="classic", markers=False, style="dartboard")
+        replace(case, board_id="classic", markers=False, style="painted")
         for case in random_cases(rng, count, markers=False)
     ]
 

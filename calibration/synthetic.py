@@ -20,6 +20,7 @@ from calibration.fit import board_grid
 from calibration.lens import Lens
 from calibration.model import Calibration
 from vision.camera import Camera, look_at_board, render_board_view
+from vision.sim.dartboard import Paint, painted_dartboard
 
 #: Resolution of the artwork rendered into the camera (the camera sees ~1-2 px per mm).
 ART_PX_PER_MM = 3.0
@@ -38,7 +39,8 @@ class Case:
     blur: float = 0.6  # optical blur sigma in px
     markers: bool = True  # the printed sheet carries the markers
     # "print": our printed artwork; "dartboard": a steel-tip dartboard drawn in another style
-    # (classic board only: no markers, other colours, another font, wires, a dark surround)
+    # (classic board only: no markers, other colours, another font, wires, a dark surround);
+    # "painted": such a dartboard in a maker's look drawn from ``seed`` (colours, wires, font)
     style: str = "print"
     seed: int = 0
     image_size: tuple[int, int] = (1280, 720)
@@ -68,87 +70,6 @@ def artwork(board: Board, markers: bool = True) -> np.ndarray:
             _ARTWORK.clear()
         _ARTWORK[key] = render_png(build_scene(board, markers=markers), ART_PX_PER_MM * 25.4)
     return _ARTWORK[key]
-
-
-# Standard steel-tip dartboard (radii in mm from the centre) and its numbers clockwise from
-# the top: a real board matches our classic board's geometry, not its print.
-DARTBOARD_RADII = {
-    "bull": 6.35,
-    "outer_bull": 15.9,
-    "treble": (99.0, 107.0),
-    "double": (162.0, 170.0),
-}
-DARTBOARD_NUMBERS = (20, 1, 18, 4, 13, 6, 10, 15, 2, 17, 3, 19, 7, 16, 8, 11, 14, 9, 12, 5)
-
-
-WALL = (90, 90, 90)  # render_board_view's default border
-
-
-def dartboard_artwork(board: Board) -> np.ndarray:
-    """A steel-tip dartboard as someone else paints one, centred on ``board``'s bull, at
-    ``ART_PX_PER_MM`` (BGR): what a calibration from our artwork meets on a real board."""
-    scale = ART_PX_PER_MM
-    size = (round(board.height_mm * scale), round(board.width_mm * scale))
-    # the wall around the board as the camera sees it beyond the sheet: no sheet edge to match
-    image = np.full((*size, 3), WALL, np.uint8)
-    centre = np.array(board.zone("DB").centroid, dtype=np.float64) * scale
-    black, cream, red, green = (25, 25, 25), (170, 215, 235), (40, 40, 200), (60, 140, 30)
-
-    def circle(radius_mm: float, colour: tuple[int, int, int], thickness: int = -1) -> None:
-        cv2.circle(
-            image,
-            tuple(np.round(centre).astype(int)),
-            round(radius_mm * scale),
-            colour,
-            thickness,
-            cv2.LINE_AA,
-        )
-
-    def ring(outer: float, inner: float, colours: tuple[tuple[int, int, int], ...]) -> None:
-        for k in range(20):
-            angles = np.radians(np.linspace(-99 + 18 * k, -81 + 18 * k, 12))
-            rim = np.column_stack([np.cos(angles), np.sin(angles)])
-            outline = np.vstack([centre + outer * scale * rim, centre + inner * scale * rim[::-1]])
-            cv2.fillPoly(
-                image, [np.round(outline * 16).astype(np.int32)], colours[k % 2], cv2.LINE_AA, 4
-            )
-
-    circle(225.0, (20, 20, 20))  # the numbers' surround
-    ring(DARTBOARD_RADII["double"][1], DARTBOARD_RADII["outer_bull"], (black, cream))
-    ring(*reversed(DARTBOARD_RADII["double"]), (red, green))
-    ring(*reversed(DARTBOARD_RADII["treble"]), (red, green))
-    circle(DARTBOARD_RADII["outer_bull"], green)
-    circle(DARTBOARD_RADII["bull"], red)
-    for radius in (*DARTBOARD_RADII["double"], *DARTBOARD_RADII["treble"]):
-        circle(radius, (150, 150, 150), 2)  # the spider's wires
-    for k, number in enumerate(DARTBOARD_NUMBERS):
-        a = np.radians(-99 + 18 * k)
-        direction = np.array([np.cos(a), np.sin(a)])
-        start = centre + direction * DARTBOARD_RADII["outer_bull"] * scale
-        end = centre + direction * DARTBOARD_RADII["double"][1] * scale
-        cv2.line(
-            image,
-            tuple(np.round(start).astype(int)),
-            tuple(np.round(end).astype(int)),
-            (150, 150, 150),
-            2,
-            cv2.LINE_AA,
-        )
-        a = np.radians(-90 + 18 * k)
-        at = centre + np.array([np.cos(a), np.sin(a)]) * 195.0 * scale
-        text = str(number)
-        (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_COMPLEX, 1.6, 4)
-        cv2.putText(
-            image,
-            text,
-            (round(at[0] - w / 2), round(at[1] + h / 2)),
-            cv2.FONT_HERSHEY_COMPLEX,
-            1.6,
-            (235, 235, 235),
-            4,
-            cv2.LINE_AA,
-        )
-    return image
 
 
 def camera_for(board: Board, case: Case) -> Camera:
@@ -197,10 +118,17 @@ def _well_inside(camera: Camera, board: Board) -> bool:
 def render_case(board: Board, case: Case, camera: Camera | None = None) -> np.ndarray:
     camera = camera or camera_for(board, case)
     rng = np.random.default_rng(case.seed)
-    painted = (
-        dartboard_artwork(board) if case.style == "dartboard" else artwork(board, case.markers)
-    )
-    image = render_board_view(painted, ART_PX_PER_MM, camera)
+    if case.style == "print":
+        image = render_board_view(artwork(board, case.markers), ART_PX_PER_MM, camera)
+    else:
+        paint = (
+            Paint.random(np.random.default_rng([case.seed, 7]))
+            if case.style == "painted"
+            else Paint()
+        )
+        image = render_board_view(
+            painted_dartboard(board, ART_PX_PER_MM, paint), ART_PX_PER_MM, camera, paint.wall
+        )
     if case.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), case.blur)
     out = image.astype(np.float32)

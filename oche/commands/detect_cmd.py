@@ -62,6 +62,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     record.add_argument(
         "--format", choices=["jpg", "png"], default="jpg", help="image format (default jpg)"
     )
+    record.add_argument(
+        "--look",
+        choices=["print", "painted"],
+        help="the board's look: our print, or (classic only) a steel-tip dartboard as its "
+        "maker paints it, with no markers (default: the seed chooses)",
+    )
     record.add_argument("--width", type=int, default=1280)
     record.add_argument("--height", type=int, default=720)
     record.set_defaults(func=run_record)
@@ -184,11 +190,17 @@ def _describe(event: Any) -> str:
 
 
 def run_record(args: argparse.Namespace) -> int:
+    from vision.sim.dartboard import is_dartboard
     from vision.sim.scenario import random_session
 
     if args.darts < 1:
         raise UserError("--darts must be at least 1")
     board = boards.load(args.board)
+    if args.look == "painted" and not is_dartboard(board):
+        raise UserError(
+            f"--look painted: board {board.id!r} is not a steel-tip dartboard. Fix: use "
+            "--board classic, or leave --look out"
+        )
     turns = math.ceil(args.darts / 3)
     session = random_session(
         board,
@@ -197,6 +209,7 @@ def run_record(args: argparse.Namespace) -> int:
         darts_per_turn=3,
         image_size=(args.width, args.height),
         total_darts=args.darts,
+        look=args.look,
     )
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)

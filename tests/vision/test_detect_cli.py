@@ -37,6 +37,8 @@ def recorded(tmp_path_factory):
                 "6",
                 "--darts",
                 "3",
+                "--look",
+                "print",
             ]
         )
         == 0

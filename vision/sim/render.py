@@ -19,6 +19,7 @@ from boards.model import Board
 from boards.printing import render_png
 from boards.scene import build_scene
 from vision.camera import Camera, render_board_view
+from vision.sim.dartboard import Paint, painted_dartboard
 from vision.sim.darts import Dart, Magnet, Pin, SceneObject
 
 SHIFT = 4
@@ -26,16 +27,22 @@ ONE = 1 << SHIFT
 BOARD_PX_PER_MM = 3.0
 
 
-_TEXTURES: dict[tuple[int, float], tuple[Board, np.ndarray]] = {}
+_TEXTURES: dict[tuple[int, float, Paint | None], tuple[Board, np.ndarray]] = {}
 
 
-def board_texture(board: Board, px_per_mm: float = BOARD_PX_PER_MM) -> np.ndarray:
-    """The printed sheet at ``px_per_mm``, slightly blurred like ink on paper under a lens."""
-    key = (id(board), px_per_mm)
+def board_texture(
+    board: Board, px_per_mm: float = BOARD_PX_PER_MM, paint: Paint | None = None
+) -> np.ndarray:
+    """The printed sheet at ``px_per_mm`` (or, with ``paint``, a steel-tip dartboard as its
+    maker paints it), slightly blurred like ink on paper under a lens."""
+    key = (id(board), px_per_mm, paint)
     if key not in _TEXTURES:
         if len(_TEXTURES) > 4:
             _TEXTURES.clear()
-        image = render_png(build_scene(board), dpi=px_per_mm * 25.4)
+        if paint is None:
+            image = render_png(build_scene(board), dpi=px_per_mm * 25.4)
+        else:
+            image = painted_dartboard(board, px_per_mm, paint)
         _TEXTURES[key] = (board, cv2.GaussianBlur(image, (0, 0), 0.6 * px_per_mm))
     return _TEXTURES[key][1]
 
@@ -183,6 +190,7 @@ class Renderer:
         wall: tuple[int, int, int] = (90, 95, 100),
         light_every_s: float = 0.4,
         grain: float = 0.0,
+        paint: Paint | None = None,
     ) -> None:
         self.board = board
         self.camera = camera
@@ -193,7 +201,10 @@ class Renderer:
         self.light_every_s = light_every_s
         w, h = camera.image_size
         self.size = (w, h)
-        self.base = render_board_view(board_texture(board), BOARD_PX_PER_MM, camera, wall)
+        if paint is not None:
+            wall = paint.wall
+        texture = board_texture(board, BOARD_PX_PER_MM, paint)
+        self.base = render_board_view(texture, BOARD_PX_PER_MM, camera, wall)
         if grain > 0:
             self.base = _grainy(self.base, grain, np.random.default_rng([seed, 3]))
         pad = 16

@@ -18,6 +18,7 @@ from shapely.geometry import Point
 from boards.model import Board
 from calibration.model import Calibration, from_camera
 from vision.camera import Camera, look_at_board
+from vision.sim.dartboard import Paint, is_dartboard
 from vision.sim.darts import VIVID, Dart, DartModel, Magnet, Pin, SceneObject
 from vision.sim.render import FrameSpec, Hand, Light, Renderer
 
@@ -398,12 +399,19 @@ def random_session(
     total_darts: int | None = None,
     knock_rate: float = 0.15,
     jpeg_quality: int | None = None,
+    look: str | None = None,
 ) -> Session:
     """A varied, seeded session: camera, lens, light, noise, darts, pieces, people, a board
     that may move when darts are pulled out. ``total_darts`` (if given) cuts the last turn
     short so exactly that many are thrown. ``jpeg_quality`` (if given) compresses every frame
     at that quality instead of the session's own choice (half the sessions 75-95, half none),
-    as a webcam's MJPEG stream does; everything else stays as the seed made it."""
+    as a webcam's MJPEG stream does; everything else stays as the seed made it. ``look``
+    ("print" or "painted", if given) chooses the board's look instead of the seed: our print,
+    or (a steel-tip board only) a dartboard as its maker paints it."""
+    if look not in (None, "print", "painted"):
+        raise ValueError(f"look must be 'print' or 'painted', not {look!r}")
+    if look == "painted" and not is_dartboard(board):
+        raise ValueError(f"board {board.id!r} is not a steel-tip dartboard: only our print")
     rng = np.random.default_rng(seed)
     setup = setup or CameraSetup.random(rng, image_size)
     camera = setup.camera(board)
@@ -414,7 +422,10 @@ def random_session(
     # surface grain: sisal under the classic board's print is coarser than paper on a wall
     style = rng.spawn(1)[0]
     grain = float(style.uniform(0.01, 0.045) if board.id == "classic" else style.uniform(0, 0.03))
-    renderer = Renderer(board, camera, light, noise, jpeg, seed=seed + 1, grain=grain)
+    # half the steel-tip sessions are on a board as its maker paints it, not on our print
+    seed_look = "painted" if is_dartboard(board) and style.random() < 0.5 else "print"
+    paint = Paint.random(style) if (look or seed_look) == "painted" else None
+    renderer = Renderer(board, camera, light, noise, jpeg, seed=seed + 1, grain=grain, paint=paint)
     builder = SessionBuilder(board, rng, camera, knock_rate=knock_rate)
     builder.models = [DartModel.random(rng) for _ in range(3)]
     count = int(rng.integers(0, 6)) if magnets is None else magnets
@@ -447,6 +458,7 @@ def random_session(
         "light": light.kind,
         "lamps": len(light.lamps()),
         "grain": grain,
+        "board_look": "print" if paint is None else "painted dartboard",
         "noise_sigma": noise,
         "jpeg_quality": jpeg,
         "darts": builder.darts,

@@ -10,6 +10,7 @@ import boards
 from vision.detector import Detector
 from vision.events import BounceoutEvent, DartEvent, TakeoutEvent
 from vision.frames import Frame
+from vision.sim.dartboard import Paint
 from vision.sim.darts import DartModel
 from vision.sim.render import Light, Renderer
 from vision.sim.scenario import CameraSetup, Session, SessionBuilder
@@ -38,13 +39,15 @@ def make_session(
     noise: float = 2.0,
     jpeg: int | None = None,
     magnets: int = 2,
+    paint: Paint | None = None,
 ) -> Session:
-    """A session whose events come from ``script(builder)`` after an empty-board start."""
+    """A session whose events come from ``script(builder)`` after an empty-board start; with
+    ``paint``, on a steel-tip dartboard as its maker paints it instead of our print."""
     board = boards.load(board_id)
     rng = np.random.default_rng(seed)
     setup = CameraSetup(tilt, azimuth, 0.0, 65.0, lens)
     camera = setup.camera(board)
-    renderer = Renderer(board, camera, light, noise, jpeg, seed=seed)
+    renderer = Renderer(board, camera, light, noise, jpeg, seed=seed, paint=paint)
     builder = SessionBuilder(board, rng, camera)
     builder.models = [DartModel.random(rng) for _ in range(2)]
     builder.place_pieces(magnets, 0)
