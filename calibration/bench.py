@@ -29,6 +29,7 @@ from calibration.synthetic import Case, board_error_mm, camera_for, tap_points, 
 from vision.camera import Camera
 
 BOARDS = ("groundround", "classic", "dartwars")
+PHONE_PHOTO = (4032, 3024)
 
 
 def random_cases(rng: np.random.Generator, count: int, markers: bool = True) -> list[Case]:
@@ -188,6 +189,12 @@ def run(seed: int = 0, json_output: bool = False, cases: int = 8) -> dict[str, A
         _measure(
             "markerless, a dartboard painted otherwise",
             _markerless_attempts(dartboard_cases(rng, max(2, cases // 2))),
+        ),
+        _measure(
+            "markerless, a phone's 12-megapixel photo",
+            _markerless_attempts(
+                [replace(case, image_size=PHONE_PHOTO) for case in markerless_cases[:2]]
+            ),
         ),
         _bench_drift(marker_cases[:4]),
         _bench_drift(markerless_cases[:2], markerless=True),
