@@ -179,10 +179,13 @@ def _match(board: Board, truth: dict[str, Any], detections: list, score: Session
         score.errors_mm.append(best_d)
         dart = darts[best]
         if best_d > 2.5:
+            kind, along, beside = _error_kind(event, dart)
             score.misses.append(
                 {
                     "kind": "far",
-                    "error": _error_kind(event, dart),
+                    "error": kind,
+                    "along_px": round(along, 1),
+                    "beside_px": round(beside, 1),
                     "frame": frame,
                     "error_mm": round(best_d, 2),
                     "truth": [round(dart["x_mm"], 1), round(dart["y_mm"], 1)],
@@ -221,26 +224,29 @@ def _match(board: Board, truth: dict[str, Any], detections: list, score: Session
         )
 
 
-def _error_kind(event: DartEvent, dart: dict[str, Any]) -> str:
+def _error_kind(event: DartEvent, dart: dict[str, Any]) -> tuple[str, float, float]:
     """Where a misplaced tip went, in the image, against the dart's true projected axis:
     ``beside`` it (a flight wing, another object), ``past`` the point (usually into the
-    dart's own shadow), ``short`` of it (on the body), or at the ``tail``."""
+    dart's own shadow), ``short`` of it (on the body), or at the ``tail``; with how far along
+    the axis (towards the tail) and beside it, in px."""
     if "tip_px" not in dart or "tail_px" not in dart:
-        return "unknown"
+        return "unknown", 0.0, 0.0
     tip, tail = np.array(dart["tip_px"]), np.array(dart["tail_px"])
     axis = tail - tip
     length = float(np.linalg.norm(axis))
     if length < 1e-6:
-        return "unknown"
+        return "unknown", 0.0, 0.0
     axis /= length
     offset = np.array(event.tip_px) - tip
     along = float(offset @ axis)
     beside = abs(float(offset[0] * axis[1] - offset[1] * axis[0]))
     if beside > 6.0:
-        return "beside"
-    if along < 0:
-        return "past"
-    return "tail" if along > 0.6 * length else "short"
+        kind = "beside"
+    elif along < 0:
+        kind = "past"
+    else:
+        kind = "tail" if along > 0.6 * length else "short"
+    return kind, along, beside
 
 
 def summarise(scores: list[SessionScore]) -> dict[str, Any]:

@@ -64,17 +64,20 @@ def test_a_misplaced_tip_is_told_by_where_it_went_along_the_dart():
     dart |= {"tip_px": [100.0, 100.0], "tail_px": [100.0, 40.0]}
     truth = {"darts": [dart], "events": [{"event": "dart", "frame": 1}]}
 
-    def kind_of(pixel: tuple[float, float]) -> str:
+    def miss_at(pixel: tuple[float, float]) -> dict:
         event = DartEvent("f", 205.0, 200.0, 0.5, None, (), pixel)
         score = SessionScore("classic", 1)
         _match(board, truth, [(2, event)], score)
         (miss,) = [m for m in score.misses if m["kind"] == "far"]
-        return miss["error"]
+        return miss
 
-    assert kind_of((100.0, 108.0)) == "past"  # ran on past the point (its shadow)
-    assert kind_of((100.0, 90.0)) == "short"  # stopped on the barrel
-    assert kind_of((115.0, 70.0)) == "beside"  # a flight wing
-    assert kind_of((100.0, 45.0)) == "tail"
+    assert miss_at((100.0, 108.0))["error"] == "past"  # ran on past the point (its shadow)
+    assert miss_at((100.0, 90.0))["error"] == "short"  # stopped on the barrel
+    assert miss_at((115.0, 70.0))["error"] == "beside"  # a flight wing
+    assert miss_at((100.0, 45.0))["error"] == "tail"
+    # and how far: along the dart towards its tail, and beside its line
+    short_and_aside = miss_at((103.0, 90.0))
+    assert (short_and_aside["along_px"], short_and_aside["beside_px"]) == (10.0, 3.0)
 
 
 def test_stills_take_one_settled_photo_per_state_of_the_board():
