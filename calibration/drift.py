@@ -205,13 +205,8 @@ def _check_artwork(
     threshold_mm: float,
     reference,
 ) -> DriftResult:
-    from calibration.markerless import (
-        board_reference,
-        normalised,
-        predict,
-        predict_mask,
-        refine_view,
-    )
+    from calibration.images import normalised
+    from calibration.markerless import board_reference, predict, predict_mask, refine_view
 
     reference = reference or board_reference(board)
     lens = lens_of(calibration)

@@ -1,4 +1,5 @@
-"""Reading camera images for calibration, and a cheap sharpness measure for blur messages."""
+"""Reading camera images for calibration, a cheap sharpness measure for blur messages, and
+local contrast normalisation."""
 
 from __future__ import annotations
 
@@ -51,3 +52,10 @@ def blur_hint(image: np.ndarray) -> str:
             f"{BLUR_THRESHOLD:.0f}): focus the camera and keep it still."
         )
     return ""
+
+
+def normalised(image: np.ndarray, sigma: float = 10.0) -> np.ndarray:
+    """Local contrast normalisation: cancels uneven light and paper/ink differences."""
+    g = image.astype(np.float32)
+    centred = g - cv2.GaussianBlur(g, (0, 0), sigma)
+    return centred / (np.sqrt(cv2.GaussianBlur(centred * centred, (0, 0), sigma)) + 4.0)

@@ -28,7 +28,7 @@ from boards.printing import render_png
 from boards.scene import build_scene
 from calibration.errors import CalibrationError
 from calibration.fit import Fit, apply, check_view, spread_fraction
-from calibration.images import blur_hint, gray, read_image
+from calibration.images import blur_hint, gray, normalised, read_image
 from calibration.lens import Lens, undistort_image
 from calibration.result import CalibrationResult, PointResidual, Report, make_calibration
 from calibration.turn import best_turn, look_alike_turns, numbers_ring, turn_scores, turned
@@ -216,13 +216,6 @@ def rough_view(
 
 
 # --- stage 2: analysis by synthesis ------------------------------------------------------
-def normalised(image: np.ndarray, sigma: float = 10.0) -> np.ndarray:
-    """Local contrast normalisation: cancels uneven light and paper/ink differences."""
-    g = image.astype(np.float32)
-    centred = g - cv2.GaussianBlur(g, (0, 0), sigma)
-    return centred / (np.sqrt(cv2.GaussianBlur(centred * centred, (0, 0), sigma)) + 4.0)
-
-
 def predict(reference: Reference, homography: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """The artwork as the camera would see it (undistorted frame) under ``homography``."""
     to_art = np.diag([ART_PX_PER_MM, ART_PX_PER_MM, 1.0]) @ homography

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from boards.model import Board
+from calibration.images import normalised
 
 #: Resolution (px per mm) at which the ring of numbers is compared.
 RING_PX_PER_MM = 2.0
@@ -52,12 +53,6 @@ def turned(homography: np.ndarray, centre: tuple[float, float], degrees: float) 
     turn = np.array([[c, -s, cx - c * cx + s * cy], [s, c, cy - s * cx - c * cy], [0, 0, 1]])
     out = turn @ homography
     return out / out[2, 2]
-
-
-def _normalised(image: np.ndarray, sigma: float) -> np.ndarray:
-    g = image.astype(np.float32)
-    centred = g - cv2.GaussianBlur(g, (0, 0), sigma)
-    return centred / (np.sqrt(cv2.GaussianBlur(centred * centred, (0, 0), sigma)) + 4.0)
 
 
 def _around(image: np.ndarray, inner: float, outer: float) -> np.ndarray:
@@ -122,10 +117,10 @@ def turn_scores(
     usable = counted > 0.5 * seen.shape[1]
     if usable.mean() < 0.5:
         return {}
-    photo_profile = (_around(_normalised(photo, sigma), inner, outer) * seen).sum(axis=1)
+    photo_profile = (_around(normalised(photo, sigma), inner, outer) * seen).sum(axis=1)
     photo_profile = photo_profile[usable] / counted[usable]
     photo_profile -= photo_profile.mean()
-    art_profile = _around(_normalised(expected, sigma), inner, outer).mean(axis=1)
+    art_profile = _around(normalised(expected, sigma), inner, outer).mean(axis=1)
     scores = {}
     for degrees in (0.0, *look_alike_turns(board)):
         # Seen turned by ``degrees``, the photo's angle a shows the artwork's angle a + degrees.
