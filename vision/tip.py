@@ -542,7 +542,13 @@ def fit_tip(
     near_all = np.abs(all_n) <= 2.0
     near_axis = np.abs(n) <= 2.0
     if near_axis.any():
-        t_end = _run_end(t[near_axis], all_t[near_all] if near_all.any() else None)
+        faint = None
+        if near_all.any():
+            # change much weaker than the dart's own on its line: a soft shadow, not a grey
+            # part of the dart that passed for one
+            strength = float(np.median(evidence[ys[near_axis], xs[near_axis]]))
+            faint = evidence[all_ys[near_all], all_xs[near_all]] < 0.5 * strength
+        t_end = _run_end(t[near_axis], all_t[near_all] if near_all.any() else None, faint=faint)
     else:
         t_end = float(t.min())
     width = float(np.percentile(np.abs(n), 75)) * 2
@@ -655,10 +661,18 @@ def _fit_along(
     )
 
 
-def _run_end(t: np.ndarray, bridge: np.ndarray | None = None, max_gap: float = 3.0) -> float:
+def _run_end(
+    t: np.ndarray,
+    bridge: np.ndarray | None = None,
+    max_gap: float = 3.0,
+    faint: np.ndarray | None = None,
+) -> float:
     """Lowest t of the run of on-axis body pixels that holds the middle of the dart: pieces
     further along the line (a shadow, another object) after a gap are not the point. Where
-    ``bridge`` pixels (any change) fill a gap and body pixels follow, the run goes on."""
+    ``bridge`` pixels (any change) fill a gap and body pixels follow, the run goes on.
+    ``faint`` marks the bridge pixels whose change is far weaker than the dart's (a soft
+    shadow): past more than ``max_gap`` steps of those, a body pixel alone (a speck of noise
+    in the shadow) does not carry the run on; two steps in a row do."""
     lo = float(min(t.min(), bridge.min() if bridge is not None else t.min()))
     size = int(np.floor(max(t.max(), bridge.max() if bridge is not None else t.max()) - lo)) + 1
     body = np.bincount(np.floor(t - lo).astype(int), minlength=size)
@@ -667,14 +681,21 @@ def _run_end(t: np.ndarray, bridge: np.ndarray | None = None, max_gap: float = 3
         if bridge is not None
         else body
     )
+    strong = filled
+    if bridge is not None and faint is not None:
+        strong = np.bincount(np.floor(bridge[~faint] - lo).astype(int), minlength=size)
     i = int(np.floor(float(np.median(t)) - lo))
     gap = 0
     end = i
+    shadowed = 0  # steps of nothing or of faint change only since the run's end
     while i > 0:
         i -= 1
-        if body[i] > 0:
-            end, gap = i, 0
-        elif filled[i] == 0:
+        if body[i] > 0 and (shadowed <= max_gap or (i > 0 and body[i - 1] > 0)):
+            end, gap, shadowed = i, 0, 0
+            continue
+        if body[i] == 0 and strong[i] == 0:
+            shadowed += 1
+        if filled[i] == 0:
             gap += 1
             if gap > max_gap:
                 break

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from vision.motion import MotionGate, robust_sigma
-from vision.tip import _half_level, fit_tip
+from vision.tip import _half_level, _run_end, fit_tip
 
 
 def _dart_evidence(point_contrast: float, rng: np.random.Generator):
@@ -460,3 +460,20 @@ def test_point_ends_at_the_waist_where_its_own_shadow_widens_along_its_line():
     brighter = darker.copy()
     brighter[100:] = board[100:] + 30.0
     assert _before_widening(profile(half), (brighter, board), 10, 190, step, tau) is None
+
+
+def test_the_darts_run_is_not_carried_through_a_soft_shadow_by_a_lone_speck():
+    # body pixels on the axis from t = 60 down to t = 20 (the point's end), then 30 steps
+    # of change on its line beyond, with one noise speck in it at t = 2
+    body = np.arange(20.0, 60.0)
+    beyond = np.arange(-10.0, 20.0)
+    bridge = np.concatenate([body, beyond])
+    soft = np.concatenate([np.zeros(len(body), bool), np.ones(len(beyond), bool)])
+    speck = np.concatenate([body, [2.0]])
+    # the dart's own soft shadow (its change far weaker than the dart's): the run ends
+    # at the point
+    assert _run_end(speck, bridge, faint=soft) == 20.0
+    # as strong as the dart (a grey part of it that passed for a shadow): it goes on
+    assert _run_end(speck, bridge, faint=np.zeros(len(bridge), bool)) == 2.0
+    # in a soft shadow, body pixels two steps in a row are the dart again
+    assert _run_end(np.concatenate([body, [2.0, 3.0]]), bridge, faint=soft) == 2.0
