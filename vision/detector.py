@@ -81,8 +81,12 @@ class DetectorConfig:
 
 FLIGHT_HALF_SPAN_MM = 20.0  # how far a flight reaches beside its dart's axis
 # A moved board or camera changes printed edges over at least this share of the picture's
-# tiles at once; no dart does.
+# tiles that hold printed edges at once; no dart does.
 MOVED_SPREAD = 0.25
+# A tile holds printed edges when at least this share of its pixels lie on one.
+EDGE_TILE_SHARE = 0.01
+# With fewer tiles holding printed edges than this, every tile counts.
+MIN_EDGE_TILES = 6
 # At least this share of a grey blob lies where the motion's dart-like blob stayed: the same
 # share by which two frames' blobs count as one dart that stayed (``_stayed_or_fell``).
 STAYED_SHARE = 0.3
@@ -388,7 +392,9 @@ class Detector:
         Returns the frame and its small picture as they are compared from now on, with
         their ``_changed_small`` (which the settle needs too)."""
         change = self._changed_small(small)
-        spread = _tile_share(change[1])
+        assert self.reference_small is not None
+        edged = _edge_tiles(self.reference_small, self.small_threshold)
+        spread = _tile_share(change[1], edged)
         if spread < MOVED_SPREAD:
             return image, small, change
         shift = self._estimate_shift(raw)
@@ -399,7 +405,7 @@ class Detector:
             return image, small, change
         moved, moved_small = self._in_reference_grid(raw, small, shift)
         moved_change = self._changed_small(moved_small)
-        if _tile_share(moved_change[1]) > 0.5 * spread:
+        if _tile_share(moved_change[1], edged) > 0.5 * spread:
             return image, small, change  # the move does not explain what changed
         self.camera_shift_px = shift
         return moved, moved_small, moved_change
@@ -616,7 +622,8 @@ class Detector:
             # look there before saying nothing stayed. A change all over the picture in such
             # lines (a quarter of its tiles, as a moved board makes) is printed edges, no dart.
             thin = self._thin_changes(small, gain_s)
-            if _tile_share(thin) < MOVED_SPREAD:
+            edged = _edge_tiles(self.reference_small, self.small_threshold)
+            if _tile_share(thin, edged) < MOVED_SPREAD:
                 changed = thin
         if np.count_nonzero(changed) == 0:
             self.scene = image.copy()
@@ -1816,10 +1823,28 @@ def _extent_px(
 __all__ = ["Detector", "DetectorConfig", "KnownDart", "robust_sigma"]
 
 
-def _tile_share(changed: np.ndarray) -> float:
-    """The share of the picture's 8 x 6 tiles that hold a change."""
-    tiles = cv2.resize(changed.astype(np.float32), (8, 6), interpolation=cv2.INTER_AREA)
-    return float(np.count_nonzero(tiles > 0)) / tiles.size
+def _tile_share(changed: np.ndarray, among: np.ndarray | None = None) -> float:
+    """The share of the picture's 8 x 6 tiles that hold a change; with ``among`` (8 x 6
+    bool), of those tiles only."""
+    tiles = cv2.resize(changed.astype(np.float32), (8, 6), interpolation=cv2.INTER_AREA) > 0
+    if among is None:
+        return float(np.count_nonzero(tiles)) / tiles.size
+    return float(np.count_nonzero(tiles & among)) / max(1, int(np.count_nonzero(among)))
+
+
+def _edge_tiles(reference_small: np.ndarray, threshold: float) -> np.ndarray | None:
+    """The 8 x 6 tiles of the empty board's small picture whose printed edges would change
+    by more than ``threshold`` if the board moved by a pixel: only those can show a move.
+    A dartboard framed with a lot of plain wall around it leaves most tiles without any.
+    None when too few tiles have edges to say (then every tile counts)."""
+    grey = reference_small if reference_small.ndim == 2 else reference_small.mean(axis=2)
+    grey = grey.astype(np.float32)
+    slope = np.hypot(
+        cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    )
+    edges = (slope / 8.0 > threshold).astype(np.float32)  # Sobel's 3x3 sums 8 px of slope
+    tiles = cv2.resize(edges, (8, 6), interpolation=cv2.INTER_AREA) > EDGE_TILE_SHARE
+    return tiles if np.count_nonzero(tiles) >= MIN_EDGE_TILES else None
 
 
 def _outside(image: np.ndarray, base: np.ndarray, threshold: float, reach: int) -> np.ndarray:
