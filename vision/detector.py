@@ -158,6 +158,8 @@ class Detector:
         self.reference_small: np.ndarray | None = None
         self.threshold = self.config.min_threshold
         self.noise_sigma = 0.0
+        # each object blob's pixels during one look (see _tail_pieces)
+        self._pixels_of: dict[tuple[int, int], tuple] = {}
         self.small_threshold = 8.0
         self.bounce_seen = False
         self._candidate: np.ndarray | None = None
@@ -678,6 +680,7 @@ class Detector:
         That second look only completes the darts already seen (``darts_seen``: their pixels,
         rows and columns of the picture): what else the bigger box holds was no change at the
         coarse level, and taking it for a new dart made phantoms."""
+        self._pixels_of = {}
         assert self.scene is not None and self.reference is not None
         cfg = self.config
         x0, y0, x1, y1 = box
@@ -1344,7 +1347,12 @@ class Detector:
         barrel where the dart crosses an earlier one."""
         merged = group
         for other in objects:
-            if _behind_point(fit, other, merged, shadow, mm):
+            key = (id(other), id(shadow))
+            if key not in self._pixels_of:
+                # each object's pixels, found once per look: a change all over the picture
+                # (hundreds of blobs) made this loop quadratic in whole-region scans
+                self._pixels_of[key] = (np.nonzero(other), np.nonzero(other & ~shadow))
+            if _behind_point(fit, other, merged, shadow, mm, pixels=self._pixels_of[key]):
                 merged = merged | other
         return merged
 
@@ -1514,6 +1522,7 @@ def _behind_point(
     mm: float,
     slope: float = 0.0,
     look: float = 1.0,
+    pixels: tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> bool:
     """Whether the object blob ``other`` (apart from ``group``, the blob of ``fit``) lies
     behind the fit's point on its line: a piece of the same dart (its flights, its shaft)
@@ -1521,10 +1530,13 @@ def _behind_point(
     flight's half span (about 20 mm) rather than the barrel's width. Shadows are left out
     (they start at the point and run wherever the light sends them). ``slope``: how far
     (px per px along) the dart's true line may leave the fitted one (see ``_axis_slope``);
-    ``look``: how many times a flight's span on the board the flights may look beside it."""
-    if np.count_nonzero(other & group) > 0:
+    ``look``: how many times a flight's span on the board the flights may look beside it.
+    ``pixels``: ``other``'s pixels and those of it that are not shadow, if already found."""
+    if pixels is None:
+        pixels = (np.nonzero(other), np.nonzero(other & ~shadow))
+    if group[pixels[0]].any():
         return False
-    ys, xs = np.nonzero(other & ~shadow)
+    ys, xs = pixels[1]
     if len(xs) == 0:
         return False
     tip = np.array(fit.tip)
