@@ -279,18 +279,24 @@ class CameraPipeline:
         elif method == "points":
             taps = parse_points(points or [], self.board, "tapped points")
             result = calibrate_from_points(self.board, frame.size, taps, lens)
+        elif method == "artwork":
+            from calibration.markerless import calibrate_markerless
+
+            result = calibrate_markerless(self.board, frame.image, lens)
         else:
-            raise ValueError(f"unknown calibration method {method!r}: use markers or points")
+            raise ValueError(
+                f"unknown calibration method {method!r}: use markers, artwork or points"
+            )
         result.require_quality()
         self.use_calibration(result.calibration)
         found = getattr(result.report, "markers_found", ())
         self.markers = (
             f"{len(found)} of {len(self.board.markers)} seen" if method == "markers" else ""
         )
-        return {
-            "message": f"Calibrated: RMS {result.report.rms_mm:.2f} mm on the board.",
-            "report": result.report.to_json(),
-        }
+        message = f"Calibrated: RMS {result.report.rms_mm:.2f} mm on the board."
+        if method == "artwork":
+            message += " Check that the zones sit on the board's lines (and 20 at the top)."
+        return {"message": message, "report": result.report.to_json()}
 
     def _lens_of_calibration(self) -> Any:
         """The lens the current calibration was made with, so recalibrating keeps it."""

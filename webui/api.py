@@ -347,7 +347,8 @@ def detection_crop(detection_id: int):
 @bp.post("/calibrate")
 @control_required
 def calibrate():
-    """Calibrate the camera from its latest picture: printed markers, or tapped points."""
+    """Calibrate the camera from its latest picture: printed markers, the board's artwork
+    (no markers: a steel-tip dartboard), or tapped points."""
     cam = camera()
     if cam is None:
         return error("no camera in this mode", 404)

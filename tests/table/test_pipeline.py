@@ -169,3 +169,37 @@ def test_a_camera_in_another_picture_size_is_told_once_and_play_goes_on(
         assert table.session.entries[0].action["zone"] == "hex5"
     finally:
         pipeline.stop()
+
+
+def test_the_tablet_calibrates_a_steel_tip_dartboard_from_the_board_itself(tmp_path: Path) -> None:
+    # A real dartboard has none of our markers: "from the markers" says so, and "from the
+    # board itself" matches its lines and numbers to the board's drawing.
+    import numpy as np
+
+    from calibration.synthetic import board_error_mm
+    from vision.sim.dartboard import Paint
+
+    board = boards.load("classic")
+    table = Table(Store(tmp_path / "oche.sqlite3"))
+    paint = Paint.random(np.random.default_rng(5))
+    source = LiveSimSource(board, seed=3, realtime=False, paint=paint)
+    # started from a poor calibration, as a camera that was moved would be
+    wrong = from_camera(source.camera, board.id)
+    wrong = replace(wrong, homography=wrong.homography @ np.diag([1.02, 1.0, 1.0]))
+    pipeline = CameraPipeline(source, board, wrong, table)
+    pipeline.start()
+    try:
+        assert _wait(lambda: pipeline.latest is not None)
+        app = create_app({"PIN": "1234", "TESTING": True}, table=table, camera=pipeline)
+        client = app.test_client()
+        client.post("/api/login", json={"pin": "1234"})
+        markers = client.post("/api/calibrate", json={"method": "markers"})
+        assert markers.status_code == 400 and "marker" in markers.json["error"]
+        itself = client.post("/api/calibrate", json={"method": "artwork"})
+        assert itself.status_code == 200, itself.json
+        assert "20 at the top" in itself.json["message"]
+        assert itself.json["report"]["method"] == "markerless"
+        rms, worst = board_error_mm(pipeline.calibration, source.camera, board)
+        assert rms < 1.5 and worst < 4.0, (rms, worst)
+    finally:
+        pipeline.stop()

@@ -21,6 +21,7 @@ from shapely.geometry import Point
 from boards.model import Board
 from vision.camera import Camera
 from vision.frames import Frame, SourceStatus
+from vision.sim.dartboard import Paint
 from vision.sim.darts import Dart, DartModel
 from vision.sim.render import FrameSpec, Hand, Light, Renderer
 from vision.sim.scenario import CameraSetup
@@ -59,7 +60,9 @@ class LiveSimSource:
         fps: float = 12.0,
         setup: CameraSetup = DEMO_SETUP,
         realtime: bool = True,
+        paint: Paint | None = None,
     ) -> None:
+        """``paint``: a steel-tip board as its maker paints it, instead of our print."""
         self.board = board
         self.fps = fps
         self.realtime = realtime
@@ -67,7 +70,7 @@ class LiveSimSource:
         self.camera: Camera = setup.camera(board)
         light = Light.random(self.rng)
         self.renderer = Renderer(
-            board, self.camera, light, noise_sigma=1.5, jpeg_quality=90, seed=seed
+            board, self.camera, light, noise_sigma=1.5, jpeg_quality=90, seed=seed, paint=paint
         )
         self.models = [DartModel.random(self.rng) for _ in range(3)]
         self.status = SourceStatus(state="starting", message="simulated camera")

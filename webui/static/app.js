@@ -586,6 +586,12 @@ function setupCalibrate() {
     flash(data.message || "Calibrated.");
     refresh(); showInfo();
   });
+  $("#calibrate-artwork").addEventListener("click", async () => {
+    flash("Matching the board's drawing to the picture…");
+    const data = await post("/api/calibrate", { method: "artwork" });
+    flash(data.message || "Calibrated.");
+    refresh(); showInfo();
+  });
   $("#lens-view").addEventListener("click", async () => {
     const data = await post("/api/calibrate", { method: "lens_view" });
     flash(data.message); showInfo();
