@@ -158,8 +158,9 @@ class Detector:
         self.reference_small: np.ndarray | None = None
         self.threshold = self.config.min_threshold
         self.noise_sigma = 0.0
-        # each object blob's pixels during one look (see _tail_pieces)
+        # each object blob's pixels during one look (see _tail_pieces, _along_line)
         self._pixels_of: dict[tuple[int, int], tuple] = {}
+        self._stacked: tuple | None = None
         self.small_threshold = 8.0
         self.bounce_seen = False
         self._candidate: np.ndarray | None = None
@@ -681,6 +682,7 @@ class Detector:
         rows and columns of the picture): what else the bigger box holds was no change at the
         coarse level, and taking it for a new dart made phantoms."""
         self._pixels_of = {}
+        self._stacked = None
         assert self.scene is not None and self.reference is not None
         cfg = self.config
         x0, y0, x1, y1 = box
@@ -1135,17 +1137,27 @@ class Detector:
         tip = np.array(fit.tip)
         axis = np.array(fit.axis)
         band = max(6.0, 0.6 * fit.width_px)
+        if self._stacked is None or self._stacked[0] is not pixels:
+            # every group's pixels in one array, once per look: a change all over the
+            # picture holds thousands of groups, each tested against every dart-like one
+            sizes = np.array([len(xs) for _, xs in pixels])
+            ys_all = np.concatenate([ys for ys, _ in pixels]) if len(pixels) else np.zeros(0)
+            xs_all = np.concatenate([xs for _, xs in pixels]) if len(pixels) else np.zeros(0)
+            self._stacked = (
+                pixels,
+                ys_all,
+                xs_all,
+                np.repeat(np.arange(len(pixels)), sizes),
+                sizes,
+            )
+        _, ys_all, xs_all, labels, sizes = self._stacked
+        along, across = axis_coordinates(xs_all, ys_all, tip, axis)
+        inside = (np.abs(across) <= band) & (along >= -3) & (along <= fit.length_px * 1.6 + 20)
+        share = np.bincount(labels, weights=inside, minlength=len(pixels)) / np.maximum(sizes, 1)
         merged = group
-        for other, (ys, xs) in zip(groups, pixels, strict=True):
-            if other is group:
-                continue
-            if len(xs) == 0:
-                continue
-            along, across = axis_coordinates(xs, ys, tip, axis)
-            across = np.abs(across)
-            inside = (across <= band) & (along >= -3) & (along <= fit.length_px * 1.6 + 20)
-            if inside.mean() > 0.7:
-                merged = merged | other
+        for k in np.flatnonzero((share > 0.7) & (sizes > 0)):
+            if groups[k] is not group:
+                merged = merged | groups[k]
         return merged
 
     def _sliver_with_flights(
@@ -1495,6 +1507,7 @@ def _flights_joined(
     pair of flights seen edge-on is slender too, and would swallow the real dart."""
     out = list(found)
     dropped: set[int] = set()
+    pixels_of: dict[int, tuple] = {}  # each candidate's pixels, found once (see _tail_pieces)
     for i, flights in enumerate(found):
         for j, body in enumerate(found):
             if i == j or j in dropped or body.slender <= flights.slender:
@@ -1505,8 +1518,17 @@ def _flights_joined(
             if body.solid_mm2 < min_dart_mm2:
                 continue
             slope = _axis_slope(fit)
+            if i not in pixels_of:
+                pixels_of[i] = (np.nonzero(flights.group), np.nonzero(flights.group & ~shadow))
             if _behind_point(
-                fit, flights.group, body.group, shadow, body.mm, slope, FLIGHT_LOOK_MAX
+                fit,
+                flights.group,
+                body.group,
+                shadow,
+                body.mm,
+                slope,
+                FLIGHT_LOOK_MAX,
+                pixels=pixels_of[i],
             ):
                 dropped.add(i)
                 out[j] = replace(out[j], group=out[j].group | flights.group)
