@@ -56,6 +56,10 @@ from vision.tip import (
 )
 from vision.white_balance import balanced_like
 
+#: An object blob, its pixels and those of them that are not shadow (see ``_with_pixels``).
+Pixels = tuple[np.ndarray, np.ndarray]
+ObjectPixels = tuple[np.ndarray, tuple[Pixels, Pixels]]
+
 
 @dataclass(frozen=True)
 class DetectorConfig:
@@ -158,9 +162,6 @@ class Detector:
         self.reference_small: np.ndarray | None = None
         self.threshold = self.config.min_threshold
         self.noise_sigma = 0.0
-        # each object blob's pixels during one look (see _tail_pieces, _along_line)
-        self._pixels_of: dict[tuple[int, int], tuple] = {}
-        self._stacked: tuple | None = None
         self.small_threshold = 8.0
         self.bounce_seen = False
         self._candidate: np.ndarray | None = None
@@ -681,8 +682,6 @@ class Detector:
         That second look only completes the darts already seen (``darts_seen``: their pixels,
         rows and columns of the picture): what else the bigger box holds was no change at the
         coarse level, and taking it for a new dart made phantoms."""
-        self._pixels_of = {}
-        self._stacked = None
         assert self.scene is not None and self.reference is not None
         cfg = self.config
         x0, y0, x1, y1 = box
@@ -775,7 +774,12 @@ class Detector:
             self._solid_mm2(g, shadow, (x0, y0), sp) for g, sp in zip(groups, spans, strict=True)
         ]
         is_object = [solid >= cfg.min_dart_mm2 * 0.5 for solid in solids]
-        objects = [g for g, obj in zip(groups, is_object, strict=True) if obj]
+        objects = _with_pixels(
+            [g for g, obj in zip(groups, is_object, strict=True) if obj],
+            shadow,
+            [px for px, obj in zip(pixels, is_object, strict=True) if obj],
+        )
+        stacked = _stacked(pixels)
         mm_roi = self.calibration.mm_per_pixel(((x0 + x1) / 2, (y0 + y1) / 2))
         long_shadows = [
             g
@@ -848,7 +852,7 @@ class Detector:
             # fit again with them. Object blobs behind its point (flights and shaft cut off
             # where it crosses an earlier dart) join it too. A thin piece too short to be a
             # dart may be the front of one whose flights were cut off.
-            lined = self._along_line(group, groups, fit, pixels) if dart else group
+            lined = self._along_line(group, groups, fit, stacked) if dart else group
             if lined is not group:
                 refit = self._fit(images, lined, t, hint, tests, mm)
                 if refit is not None:
@@ -1130,30 +1134,17 @@ class Detector:
         group: np.ndarray,
         groups: list[np.ndarray],
         fit: TipFit,
-        pixels: list[tuple[np.ndarray, np.ndarray]],
+        stacked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     ) -> np.ndarray:
         """``group`` plus the other groups that lie on the dart's line, tail side.
-        ``pixels``: each group's ``np.nonzero``."""
+        ``stacked``: every group's pixels in one array (see ``_stacked``)."""
         tip = np.array(fit.tip)
         axis = np.array(fit.axis)
         band = max(6.0, 0.6 * fit.width_px)
-        if self._stacked is None or self._stacked[0] is not pixels:
-            # every group's pixels in one array, once per look: a change all over the
-            # picture holds thousands of groups, each tested against every dart-like one
-            sizes = np.array([len(xs) for _, xs in pixels])
-            ys_all = np.concatenate([ys for ys, _ in pixels]) if len(pixels) else np.zeros(0)
-            xs_all = np.concatenate([xs for _, xs in pixels]) if len(pixels) else np.zeros(0)
-            self._stacked = (
-                pixels,
-                ys_all,
-                xs_all,
-                np.repeat(np.arange(len(pixels)), sizes),
-                sizes,
-            )
-        _, ys_all, xs_all, labels, sizes = self._stacked
+        ys_all, xs_all, labels, sizes = stacked
         along, across = axis_coordinates(xs_all, ys_all, tip, axis)
         inside = (np.abs(across) <= band) & (along >= -3) & (along <= fit.length_px * 1.6 + 20)
-        share = np.bincount(labels, weights=inside, minlength=len(pixels)) / np.maximum(sizes, 1)
+        share = np.bincount(labels, weights=inside, minlength=len(sizes)) / np.maximum(sizes, 1)
         merged = group
         for k in np.flatnonzero((share > 0.7) & (sizes > 0)):
             if groups[k] is not group:
@@ -1164,7 +1155,7 @@ class Detector:
         self,
         fit: TipFit,
         group: np.ndarray,
-        objects: list[np.ndarray],
+        objects: list[ObjectPixels],
         shadow: np.ndarray,
         known: np.ndarray | None,
         mm: float,
@@ -1349,22 +1340,17 @@ class Detector:
     def _tail_pieces(
         self,
         group: np.ndarray,
-        objects: list[np.ndarray],
+        objects: list[ObjectPixels],
         fit: TipFit,
         shadow: np.ndarray,
         mm: float,
     ) -> np.ndarray:
         """``group`` plus the object blobs behind its point on its line (see
         ``_behind_point``): the flights and the shaft of the same dart, cut off from the
-        barrel where the dart crosses an earlier one."""
+        barrel where the dart crosses an earlier one. ``objects``: see ``_with_pixels``."""
         merged = group
-        for other in objects:
-            key = (id(other), id(shadow))
-            if key not in self._pixels_of:
-                # each object's pixels, found once per look: a change all over the picture
-                # (hundreds of blobs) made this loop quadratic in whole-region scans
-                self._pixels_of[key] = (np.nonzero(other), np.nonzero(other & ~shadow))
-            if _behind_point(fit, other, merged, shadow, mm, pixels=self._pixels_of[key]):
+        for other, pixels in objects:
+            if _behind_point(fit, other, merged, shadow, mm, pixels=pixels):
                 merged = merged | other
         return merged
 
@@ -1507,7 +1493,7 @@ def _flights_joined(
     pair of flights seen edge-on is slender too, and would swallow the real dart."""
     out = list(found)
     dropped: set[int] = set()
-    pixels_of: dict[int, tuple] = {}  # each candidate's pixels, found once (see _tail_pieces)
+    pixels_of: dict[int, tuple] = {}  # each candidate's pixels, found once for all its tests
     for i, flights in enumerate(found):
         for j, body in enumerate(found):
             if i == j or j in dropped or body.slender <= flights.slender:
@@ -1817,6 +1803,36 @@ def _span(mask: np.ndarray) -> Span:
     """The rows and columns of ``mask`` that hold all its pixels (its bounding box)."""
     x, y, w, h = cv2.boundingRect(mask.view(np.uint8))
     return slice(y, y + h), slice(x, x + w)
+
+
+def _with_pixels(
+    masks: list[np.ndarray],
+    shadow: np.ndarray,
+    pixels: list[tuple[np.ndarray, np.ndarray]] | None = None,
+) -> list[ObjectPixels]:
+    """Each object blob with its pixels and those of them that are not shadow, found once
+    for every test of it against a dart (``_tail_pieces``); ``pixels``: each mask's
+    ``np.nonzero`` if already found."""
+    out = []
+    for mask, (ys, xs) in zip(masks, pixels or [np.nonzero(m) for m in masks], strict=True):
+        own = ~shadow[ys, xs]
+        out.append((mask, ((ys, xs), (ys[own], xs[own]))))
+    return out
+
+
+def _stacked(
+    pixels: list[tuple[np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every blob's pixels (each ``np.nonzero``) in one array: (ys, xs, each pixel's blob,
+    each blob's size). A change all over the picture holds thousands of blobs, each tested
+    against every dart-like one (``_along_line``)."""
+    sizes = np.array([len(xs) for _, xs in pixels], dtype=np.int64)
+    if not pixels:
+        empty = np.zeros(0, np.int64)
+        return empty, empty, empty, sizes
+    ys = np.concatenate([ys for ys, _ in pixels])
+    xs = np.concatenate([xs for _, xs in pixels])
+    return ys, xs, np.repeat(np.arange(len(pixels)), sizes), sizes
 
 
 def _pixels_in(mask: np.ndarray, span: Span, cut: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.detector import Detector
+from vision.detector import Detector, _with_pixels
 from vision.events import DartEvent
 from vision.frames import Frame, FrameSizeError
 from vision.sim.render import Light
@@ -547,7 +547,9 @@ def _grey_sliver_and_flights():
 def test_grey_sliver_with_its_flights_further_back_on_its_line_is_one_dart():
     detector = _detector_at_one_mm_per_pixel()
     earlier, sliver, shadow, flights, fit = _grey_sliver_and_flights()
-    found = detector._sliver_with_flights(fit, sliver, [flights], shadow, earlier, 1.0)
+    found = detector._sliver_with_flights(
+        fit, sliver, _with_pixels([flights], shadow), shadow, earlier, 1.0
+    )
     assert found is not None
     dart, group = found
     assert dart.tip == fit.tip  # the point is the sliver's
@@ -557,7 +559,9 @@ def test_grey_sliver_with_its_flights_further_back_on_its_line_is_one_dart():
     assert detector._is_dart(dart, group, 1.0, group & shadow)
     # by the sliver's own length the flights are too far back to be its own: the length
     # along the earlier dart is what joins them
-    assert detector._tail_pieces(sliver, [flights], fit, shadow, 1.0) is sliver
+    assert (
+        detector._tail_pieces(sliver, _with_pixels([flights], shadow), fit, shadow, 1.0) is sliver
+    )
 
 
 def test_grey_sliver_is_no_dart_when_only_a_shadow_or_its_line_breaks():
@@ -565,15 +569,30 @@ def test_grey_sliver_is_no_dart_when_only_a_shadow_or_its_line_breaks():
     earlier, sliver, shadow, flights, fit = _grey_sliver_and_flights()
     # a shadow lies on the board: its end at the "point" only darkened the board too
     all_grey = shadow | sliver
-    assert detector._sliver_with_flights(fit, sliver, [flights], all_grey, earlier, 1.0) is None
+    assert (
+        detector._sliver_with_flights(
+            fit, sliver, _with_pixels([flights], all_grey), all_grey, earlier, 1.0
+        )
+        is None
+    )
     # the line from the point to the flights breaks (no earlier dart over x = 80..89)
     broken = earlier.copy()
     broken[:, 80:90] = False
-    assert detector._sliver_with_flights(fit, sliver, [flights], shadow, broken, 1.0) is None
+    assert (
+        detector._sliver_with_flights(
+            fit, sliver, _with_pixels([flights], shadow), shadow, broken, 1.0
+        )
+        is None
+    )
     # no flights behind the point: a grey piece alone stays a piece
     assert detector._sliver_with_flights(fit, sliver, [], shadow, earlier, 1.0) is None
     # no earlier dart in the region: nothing to run along
-    assert detector._sliver_with_flights(fit, sliver, [flights], shadow, None, 1.0) is None
+    assert (
+        detector._sliver_with_flights(
+            fit, sliver, _with_pixels([flights], shadow), shadow, None, 1.0
+        )
+        is None
+    )
 
 
 def test_flights_off_a_slivers_fitted_line_by_its_slant_are_behind_its_point():
