@@ -137,6 +137,12 @@ class Board:
     #: Shared borders shorter than this are corners, not borders (diagonal water squares).
     min_border_mm: float = 3.0
 
+    @property
+    def segment_order(self) -> tuple[int, ...]:
+        """A steel-tip dartboard's numbers clockwise from the top (its ``game.classic``
+        settings); empty for any other board."""
+        return tuple(self.game.get("classic", {}).get("segment_order", ()))
+
     # --- zones ------------------------------------------------------------------------
     @cached_property
     def top_zones(self) -> tuple[Zone, ...]:

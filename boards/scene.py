@@ -272,7 +272,7 @@ def _add_labels(scene: Scene, board: Board, is_classic: bool) -> None:
 
 
 def _add_numbers(scene: Scene, board: Board) -> None:
-    order = board.game.get("classic", {}).get("segment_order", [])
+    order = board.segment_order
     center = board.target.center if board.target else (board.width_mm / 2, board.height_mm / 2)
     for index, number in enumerate(order):
         angle = math.radians(index * 18)

@@ -30,7 +30,7 @@ MIN_GAIN = 0.05
 def look_alike_turns(board: Board) -> tuple[float, ...]:
     """Turns (degrees, about the target's centre) under which the board's painted segments
     look the same; empty for a board that is not a steel-tip dartboard."""
-    order = board.game.get("classic", {}).get("segment_order", [])
+    order = board.segment_order
     if board.target is None or len(order) < 4 or len(order) % 2:
         return ()
     step = 720.0 / len(order)

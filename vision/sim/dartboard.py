@@ -85,7 +85,7 @@ class Paint:
 
 def is_dartboard(board: Board) -> bool:
     """True for a steel-tip dartboard (a target and an order of numbers around it)."""
-    return board.target is not None and bool(board.game.get("classic", {}).get("segment_order"))
+    return board.target is not None and bool(board.segment_order)
 
 
 def painted_dartboard(board: Board, px_per_mm: float, paint: Paint | None = None) -> np.ndarray:
@@ -98,7 +98,7 @@ def painted_dartboard(board: Board, px_per_mm: float, paint: Paint | None = None
     size = (round(board.height_mm * scale), round(board.width_mm * scale))
     image = np.full((*size, 3), paint.wall, np.uint8)
     centre = np.array(board.target.center, dtype=np.float64) * scale
-    order = board.game.get("classic", {}).get("segment_order", [])
+    order = board.segment_order
     count = len(order) or 20
     step = 360.0 / count
     wire_px = max(1, round(paint.wire_mm * scale))
