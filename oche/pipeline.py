@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import math
 import threading
 import time
 from collections import deque
@@ -64,7 +63,7 @@ class CameraPipeline:
         self.settled_at: float | None = None  # perf_counter of the frame a dart settled in
         self.lens_views: list[tuple[str, np.ndarray]] = []
         self._last_drift_check: float | None = None
-        self._told_shift: tuple[float, float] = (0.0, 0.0)
+        self._told_move = 0.0  # px, as the detector last said
         self.drift: dict[str, Any] | None = None
         self.lens: Any = None  # calibration.lens.Lens once measured
 
@@ -149,15 +148,15 @@ class CameraPipeline:
     def _tell_a_move(self, detector: Detector) -> None:
         """The detector follows a board or camera that moved (pulling darts moves a hanging
         board); say so once per move, since the calibration is refreshed only later."""
-        shift = detector.camera_shift_px
-        if shift == self._told_shift:
+        moved = round(detector.camera_move_px, 1)
+        if moved == self._told_move:
             return
-        self._told_shift = shift
-        if shift == (0.0, 0.0):
+        self._told_move = moved
+        if moved == 0.0:
             return  # a new detector, after a new calibration
         self._tell(
-            f"The board or camera moved {math.hypot(*shift):.1f} px; darts are still mapped. "
-            "Oche recalibrates from the markers when the board is next empty."
+            f"The board or camera moved {moved:.1f} px; darts are still mapped. "
+            "Oche recalibrates when the board is next empty."
         )
 
     def _maybe_check_drift(self, frame: Frame, detector: Detector) -> None:

@@ -38,7 +38,7 @@ def refine_homography(
     high-passed and halved), starting from ``shift`` (full-size px). None if ECC does not
     converge."""
     to_half = np.diag([0.5, 0.5, 1.0])
-    start = np.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1]], np.float64)
+    start = shift_matrix(shift)
     warp = (to_half @ start @ np.linalg.inv(to_half)).astype(np.float32)
     try:
         _, warp = cv2.findTransformECC(
@@ -61,6 +61,19 @@ def turned_px(homography: np.ndarray, shift: tuple[float, float], points: np.nda
     at = np.asarray(points, np.float64).reshape(-1, 1, 2)
     moved = cv2.perspectiveTransform(at, homography).reshape(-1, 2)
     return float(np.abs(moved - at.reshape(-1, 2) - np.asarray(shift)).max())
+
+
+def shift_matrix(shift: tuple[float, float]) -> np.ndarray:
+    """The homography of a pure shift (px)."""
+    return np.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1]], np.float64)
+
+
+def apart_px(first: np.ndarray, second: np.ndarray, points: np.ndarray) -> float:
+    """How far apart (px) two homographies put any of ``points`` (n x 2)."""
+    at = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    one = cv2.perspectiveTransform(at, first).reshape(-1, 2)
+    other = cv2.perspectiveTransform(at, second).reshape(-1, 2)
+    return float(np.linalg.norm(one - other, axis=1).max())
 
 
 def _cubic_weights(fraction: float, a: float = -0.75) -> np.ndarray:

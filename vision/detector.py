@@ -12,7 +12,7 @@ calibration, so the same code suits any camera, lens and resolution.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -22,10 +22,12 @@ from boards.model import Board
 from calibration.model import Calibration
 from vision.align import (
     TURN_PX,
+    apart_px,
     half,
     high_pass,
     refine_homography,
     shift_back,
+    shift_matrix,
     turned_px,
     warp_back,
 )
@@ -179,8 +181,12 @@ class Detector:
         # misregistration of this photo makes on them (None: compare pixels as they are).
         self._reference_slope: np.ndarray | None = None
         self._allowance: np.ndarray | None = None
-        # how far the board moved in the picture since the empty board was taken (x, y px)
+        # how far the board moved in the picture since the empty board was taken (x, y px;
+        # at the board's middle when it also turned)
         self.camera_shift_px: tuple[float, float] = (0.0, 0.0)
+        # the whole move when a shift does not say it all (the board or camera turned a
+        # little): the homography from the empty board's grid to the picture
+        self._camera_turn: np.ndarray | None = None
         # photos had to be turned back onto the empty board's grid (a camera held in the hand)
         self._turned = False
         # photos had to be shifted back by a fraction of a pixel (a tripod touched)
@@ -351,15 +357,18 @@ class Detector:
         self,
         image: np.ndarray,
         small: np.ndarray,
-        shift: tuple[float, float] | None = None,
+        move: tuple[tuple[float, float], np.ndarray | None] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """A video frame on the empty board's pixel grid, once the board or camera moved (by
-        ``shift``, the one measured so far unless given), and in its white balance (a webcam
-        or a phone's stream may set it anew, above all after a person in front filled the
-        picture with other colours)."""
+        ``move``: a shift, and the homography when it also turned; the move measured so far
+        unless given), and in its white balance (a webcam or a phone's stream may set it
+        anew, above all after a person in front filled the picture with other colours)."""
         assert self.reference is not None
-        shift = self.camera_shift_px if shift is None else shift
-        if shift != (0.0, 0.0):
+        shift, turn = (self.camera_shift_px, self._camera_turn) if move is None else move
+        if turn is not None:
+            image = warp_back(image, turn, self.reference)
+            small = downscale(image, self.config.gate_width)
+        elif shift != (0.0, 0.0):
             image = self._undo_shift(image, shift)
             small = downscale(image, self.config.gate_width)
         balanced = balanced_like(image, self.reference)
@@ -375,15 +384,35 @@ class Detector:
         of a pixel (a tripod touched: each photo at its own phase, and the empty board at none,
         so thin printed lines ripple along their length where the phases beat), or video
         frames after the board or camera moved."""
-        return self._turned or self._shifted or self.camera_shift_px != (0.0, 0.0)
+        return self._turned or self._shifted or self._moved
+
+    @property
+    def _moved(self) -> bool:
+        """Whether video frames are put back onto the empty board's grid (it moved)."""
+        return self._camera_turn is not None or self.camera_shift_px != (0.0, 0.0)
+
+    @property
+    def camera_move_px(self) -> float:
+        """How far (px) the board moved in the picture since the empty board was taken: the
+        most that any of its corners moved."""
+        if self._camera_turn is None:
+            return math.hypot(*self.camera_shift_px)
+        return apart_px(self._camera_turn, np.eye(3), self._board_corners_px)
 
     def _small_in_reference_grid(self, small: np.ndarray) -> np.ndarray:
         """The gate's small picture on the empty board's grid (cheap: it is small)."""
-        if self.camera_shift_px == (0.0, 0.0):
+        if not self._moved:
             return small
+        h, w = small.shape[:2]
+        to_small = np.diag([1 / self._scale, 1 / self._scale, 1.0])
+        if self._camera_turn is not None:
+            turn = to_small @ self._camera_turn @ np.linalg.inv(to_small)
+            flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+            return cv2.warpPerspective(
+                small, turn, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE
+            )
         dx, dy = (v / self._scale for v in self.camera_shift_px)
         back = np.float32([[1, 0, -dx], [0, 1, -dy]])
-        h, w = small.shape[:2]
         return cv2.warpAffine(small, back, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
     def _follow_a_move(
@@ -391,28 +420,83 @@ class Detector:
     ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
         """Pulling darts moves a hanging board, and a knock moves the camera: then every
         printed edge changes at once, all over the picture, which no dart does. Measure the
-        move, and keep it if it explains the change; from then on every frame is put back
-        onto the empty board's grid, so the calibration and the stored frames still fit.
-        Returns the frame and its small picture as they are compared from now on, with
-        their ``_changed_small`` (which the settle needs too)."""
+        move (a shift, or a homography when the board or camera also turned), and keep it if
+        it explains the change; from then on every frame is put back onto the empty board's
+        grid, so the calibration and the stored frames still fit. Returns the frame and its
+        small picture as they are compared from now on, with their ``_changed_small`` (which
+        the settle needs too)."""
         change = self._changed_small(small)
         assert self.reference_small is not None
         edged = _edge_tiles(self.reference_small, self.small_threshold)
         spread = _tile_share(change[1], edged)
         if spread < MOVED_SPREAD:
             return image, small, change
-        shift = self._estimate_shift(raw)
-        if shift is None:
-            return image, small, change
-        old = self.camera_shift_px
-        if math.hypot(shift[0] - old[0], shift[1] - old[1]) < 0.3:
-            return image, small, change
-        moved, moved_small = self._in_reference_grid(raw, small, shift)
-        moved_change = self._changed_small(moved_small)
-        if _tile_share(moved_change[1], edged) > 0.5 * spread:
-            return image, small, change  # the move does not explain what changed
-        self.camera_shift_px = shift
-        return moved, moved_small, moved_change
+        grey = high_pass(raw)
+        shift = self._estimate_shift(raw, grey)
+        for move in self._moves(grey, shift):
+            moved, moved_small = self._in_reference_grid(raw, small, move)
+            moved_change = self._changed_small(moved_small)
+            if _tile_share(moved_change[1], edged) <= 0.5 * spread:
+                self.camera_shift_px, self._camera_turn = move
+                self._resample_stored(move)
+                return moved, moved_small, self._changed_small(moved_small)
+        return image, small, change  # no move explains what changed
+
+    def _resample_stored(self, move: tuple[tuple[float, float], np.ndarray | None]) -> None:
+        """The empty board and the last scene as a camera would see them after ``move``, put
+        back onto the grid as its frames are from now on. Putting a frame back loses a little
+        sharpness at every printed edge, by an amount that depends on where between pixels
+        its samples fall (with a turn, that differs across the picture); a picture kept
+        sharp would differ from every such frame along every edge. The camera's own view
+        after the move is sharp: it is made with a nearly lossless resampling (Lanczos)."""
+        assert self.reference is not None and self.scene is not None
+        shift, turn = move
+        h, w = self.reference.shape[:2]
+        ahead = turn if turn is not None else shift_matrix(shift)
+        flags = cv2.INTER_LANCZOS4
+
+        def through(picture: np.ndarray) -> np.ndarray:
+            seen = cv2.warpPerspective(
+                picture, ahead, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE
+            )
+            return warp_back(seen, turn, picture) if turn is not None else shift_back(seen, shift)
+
+        gate_width = self.config.gate_width
+        self.reference = through(self.reference)
+        self.reference_small = downscale(self.reference, gate_width).astype(np.float32)
+        self.scene = through(self.scene)
+        self.scene_small = downscale(self.scene, gate_width)
+
+    def _moves(
+        self, grey: np.ndarray, shift: tuple[float, float] | None
+    ) -> Iterator[tuple[tuple[float, float], np.ndarray | None]]:
+        """The moves that may explain a change all over the picture (``grey``: its high-passed
+        picture, ``shift`` as measured), cheapest first, each unlike the move already
+        followed: a shift, then a homography (refined from the shift, or from none: turned
+        by a degree, the picture may not correlate as a shift)."""
+        corners = self._board_corners_px
+        followed = (
+            self._camera_turn
+            if self._camera_turn is not None
+            else shift_matrix(self.camera_shift_px)
+        )
+
+        def new(homography: np.ndarray) -> bool:
+            return apart_px(homography, followed, corners) >= 0.3
+
+        if shift is not None and new(shift_matrix(shift)):
+            yield shift, None
+        assert self._reference_grey is not None
+        if self._reference_half is None:
+            self._reference_half = half(self._reference_grey)
+        start = shift or (0.0, 0.0)
+        homography = refine_homography(self._reference_half, half(grey), start)
+        if homography is None or turned_px(homography, start, corners) <= TURN_PX:
+            return  # no turn: the shift said it all
+        if new(homography):
+            middle = cv2.perspectiveTransform(corners.mean(axis=0).reshape(1, 1, 2), homography)
+            at = middle.reshape(2) - corners.mean(axis=0)
+            yield (float(at[0]), float(at[1])), homography
 
     def _changed_small(
         self, small: np.ndarray, gain: np.ndarray | None = None
@@ -543,7 +627,7 @@ class Detector:
         # After the board moved, the small picture is shifted back by a fraction of its
         # pixel, which leaves printed edges a little off: compare with each pixel's 3 x 3
         # neighbourhood there, not with the pixel alone.
-        reach = 1 if self.camera_shift_px != (0.0, 0.0) else 0
+        reach = 1 if self._moved else 0
         changed = _outside(f, self.scene_small, t, reach)
         if np.count_nonzero(changed) < 3:
             return None

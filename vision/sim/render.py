@@ -176,6 +176,8 @@ class FrameSpec:
     hand: Hand | None = None
     shake: tuple[float, float] = (0.0, 0.0)  # the mount vibrating: shifted and smeared
     offset: tuple[float, float] = (0.0, 0.0)  # the board or camera moved: shifted, still sharp
+    # ... and turned: (degrees, pivot x, pivot y in px), a mount or hanging board knocked askew
+    turn: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 class Renderer:
@@ -229,17 +231,20 @@ class Renderer:
         frame = self._lit_cache[1].copy()
         if spec.hand is not None:
             _draw_hand(frame, spec.hand)
-        if spec.shake != (0.0, 0.0) or spec.offset != (0.0, 0.0):
+        if spec.shake != (0.0, 0.0) or spec.offset != (0.0, 0.0) or spec.turn[0] != 0.0:
             dx, dy = spec.shake[0] + spec.offset[0], spec.shake[1] + spec.offset[1]
-            shift = np.float32([[1, 0, dx], [0, 1, dy]])
+            degrees, *pivot = spec.turn
+            shift = cv2.getRotationMatrix2D((float(pivot[0]), float(pivot[1])), degrees, 1.0)
+            shift[:, 2] += (dx, dy)
             # A vibrating mount smears the picture (bilinear interpolation blurs it about as
-            # much); a camera that merely stands elsewhere sees it sharp (bicubic).
+            # much); a camera that merely stands elsewhere sees it sharp (Lanczos: nearly
+            # lossless).
             smeared = spec.shake != (0.0, 0.0)
             frame = cv2.warpAffine(
                 frame,
                 shift,
                 self.size,
-                flags=cv2.INTER_LINEAR if smeared else cv2.INTER_CUBIC,
+                flags=cv2.INTER_LINEAR if smeared else cv2.INTER_LANCZOS4,
                 borderMode=cv2.BORDER_REPLICATE,
             )
         w, h = self.size

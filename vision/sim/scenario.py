@@ -106,6 +106,7 @@ class SessionBuilder:
     vibration: bool = True  # darts vibrate for a frame or two after the impact
     knock_rate: float = 0.0  # chance that pulling the darts moves the board in the picture
     knock_px: tuple[float, float] = (0.0, 0.0)  # how far it has moved so far
+    knock_turn: tuple[float, float, float] = (0.0, 0.0, 0.0)  # and turned (see FrameSpec.turn)
     # A dart thrown near the previous one lands this far from its tip (mm) and, thrown by the
     # same player from the same stance, leans the same way but for this spread (degrees, per
     # axis): real groups are tight and their darts nearly parallel.
@@ -116,6 +117,9 @@ class SessionBuilder:
         # Draws added later come from children of the session's rng: the throws stay the same.
         self.extra_rng = self.rng.spawn(1)[0]
         self.knock_rng = self.rng.spawn(1)[0]
+        # a board hangs from the middle of its top edge
+        top = self.camera.project(np.array([[self.board.width_mm / 2, 0.0, 0.0]]))[0]
+        self.knock_pivot = (float(top[0]), float(top[1]))
         # Grouped throws' spread: a child of the same seed that no spawn() reaches (spawning
         # one more here would change the children made after it: the dart models' finish).
         seq = self.rng.bit_generator.seed_seq
@@ -125,7 +129,9 @@ class SessionBuilder:
     # --- time ----------------------------------------------------------------------------
     def _emit(self, hand: Hand | None = None, shake=(0.0, 0.0)) -> int:
         index = len(self.frames)
-        spec = FrameSpec(tuple(self.objects), index / FPS, hand, shake, self.knock_px)
+        spec = FrameSpec(
+            tuple(self.objects), index / FPS, hand, shake, self.knock_px, self.knock_turn
+        )
         self.frames.append(spec)
         return index
 
@@ -324,8 +330,19 @@ class SessionBuilder:
             # Pulling darts out of a hanging board moves it a pixel or two in the picture.
             dx, dy = self.knock_rng.normal(0.0, 1.2, 2)
             self.knock_px = (self.knock_px[0] + float(dx), self.knock_px[1] + float(dy))
+            # Half the time it turns a little too, about where it hangs or is held: the
+            # picture is then more than shifted (a tenth of a degree is a pixel or two at the
+            # far side).
+            if self.knock_rng.random() < 0.5:
+                degrees = self.knock_turn[0] + float(self.knock_rng.normal(0.0, 0.12))
+                self.knock_turn = (degrees, *self.knock_pivot)
             self.events.append(
-                {"event": "knock", "frame": len(self.frames), "shift_px": list(self.knock_px)}
+                {
+                    "event": "knock",
+                    "frame": len(self.frames),
+                    "shift_px": list(self.knock_px),
+                    "turn_deg": self.knock_turn[0],
+                }
             )
         if move_magnets:
             magnets = [o for o in self.objects if isinstance(o, Magnet)]
