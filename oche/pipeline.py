@@ -31,6 +31,7 @@ log = logging.getLogger("oche.pipeline")
 
 CROP_PX = 96  # half size of the picture kept around each detected tip
 DRIFT_EVERY_S = 60.0  # how often a still, empty board is checked against the calibration
+BLOCKED_TELL_S = 30.0  # something in front of the board this long is told to the table
 
 
 class CameraPipeline:
@@ -64,6 +65,7 @@ class CameraPipeline:
         self.lens_views: list[tuple[str, np.ndarray]] = []
         self._last_drift_check: float | None = None
         self._told_move = 0.0  # px, as the detector last said
+        self._told_blocked: float | None = None  # the detector's blocked_since, once told
         self.drift: dict[str, Any] | None = None
         self.lens: Any = None  # calibration.lens.Lens once measured
 
@@ -109,6 +111,7 @@ class CameraPipeline:
                     self.settled_at = started
                     self._handle(event, frame)
                 self._tell_a_move(detector)
+                self._tell_if_blocked(detector, frame)
                 self._maybe_check_drift(frame, detector)
         except Exception as exc:
             log.exception("camera pipeline stopped")
@@ -157,6 +160,23 @@ class CameraPipeline:
         self._tell(
             f"The board or camera moved {moved:.1f} px; darts are still mapped. "
             "Oche recalibrates when the board is next empty."
+        )
+
+    def _tell_if_blocked(self, detector: Detector, frame: Frame) -> None:
+        """Something big has stood in front of the board for a while: a person, or the board
+        or camera moved further than the detector can follow. No dart is seen meanwhile,
+        and the players should know why (once per such spell)."""
+        since = detector.blocked_since
+        if since is None or since == self._told_blocked:
+            return
+        if frame.timestamp - since < BLOCKED_TELL_S:
+            return
+        self._told_blocked = since
+        self._tell(
+            f"Something has covered part of the board for {BLOCKED_TELL_S:.0f} s, and no dart "
+            "is seen meanwhile. If nobody stands in front of it, the board or camera has "
+            "moved: calibrate again on the Calibrate page.",
+            error=True,
         )
 
     def _maybe_check_drift(self, frame: Frame, detector: Detector) -> None:
@@ -216,7 +236,13 @@ class CameraPipeline:
             "state": source_status.state if source_status else "unknown",
             "source": source_status.message if source_status else type(self.source).__name__,
             "fps": fps,
-            "detector": self.detector.state if self.detector else "waiting for a calibration",
+            "detector": (
+                "waiting for a calibration"
+                if self.detector is None
+                else self.detector.state
+                if self.detector.blocked_since is None
+                else "waiting: something covers part of the board"
+            ),
             "calibration": (
                 f"{self.calibration.board}, RMS {self.calibration.rms_mm:.2f} mm"
                 if self.calibration

@@ -45,7 +45,14 @@ from vision.changes import (
 from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
 from vision.frames import Frame, require_size
 from vision.geometry import DartGeometry, OutOfBoard
-from vision.motion import MAD_TO_SIGMA, MotionGate, downscale, local_change, robust_sigma
+from vision.motion import (
+    LOUDER,
+    MAD_TO_SIGMA,
+    MotionGate,
+    downscale,
+    local_change,
+    robust_sigma,
+)
 from vision.shadows import POINT_MM, at_shadow_fork, at_shadow_start, end_on_tip, shadow_like
 from vision.tip import (
     FAR_SOLID,
@@ -192,6 +199,13 @@ class Detector:
         # photos had to be shifted back by a fraction of a pixel (a tripod touched)
         self._shifted = False
         self.last_timing: dict[str, float] = {}
+        # Since when (the frame's timestamp) every settle saw something big and new in front
+        # of the board, which is no dart (a person; or the board or camera moved further
+        # than can be followed): None while the board is seen. Nothing is found meanwhile.
+        self.blocked_since: float | None = None
+        self._timestamp = 0.0
+        self._quiet_frame: np.ndarray | None = None  # the last still frame of a motion
+        self._measured_at_sigma: float | None = None  # the gate's noise when it was measured
         # the boxes the last settle looked in (a probe for tests and tools)
         self.last_regions: list[tuple[int, int, int, int]] = []
         self.out_of_board = OutOfBoard(calibration)
@@ -206,6 +220,7 @@ class Detector:
     # --- public -----------------------------------------------------------------------------
     def process(self, frame: Frame) -> list[Event]:
         require_size(frame, self.calibration.image_size, "the calibration's")
+        self._timestamp = frame.timestamp
         image = frame.image
         small = (
             downscale(frame.lores, self.config.gate_width)
@@ -243,7 +258,13 @@ class Detector:
                 if self.bounce_seen:
                     self._stayed = previous | candidate
         if self.quiet < self.config.settle_frames:
+            self._quiet_frame = image if not gate.moving else None
             return []
+        if self._quiet_frame is not None and self._noise_changed():
+            # The camera's noise changed since it was measured (its gain follows the
+            # room's light): measure it again, on this frame and the quiet one before.
+            self._measure_noise(self._quiet_frame, image)
+        self._quiet_frame = None
         self.state = "still"
         self.still_count = 0
         raw = image
@@ -256,6 +277,7 @@ class Detector:
         first is the empty board, every later one is compared at once. No bounce-outs:
         a photo cannot show a dart falling."""
         require_size(frame, self.calibration.image_size, "the calibration's")
+        self._timestamp = frame.timestamp
         image = frame.image
         small = downscale(image, self.config.gate_width)
         if self.state == "warmup":
@@ -605,6 +627,15 @@ class Detector:
         )
         self.noise_sigma = spread
         self.small_threshold = max(6.0, 2.0 * self.gate.threshold)
+        self._measured_at_sigma = self.gate.sigma
+
+    def _noise_changed(self) -> bool:
+        """Whether the motion gate's noise level moved by half or more since the thresholds
+        were measured."""
+        now, then = self.gate.sigma, self._measured_at_sigma
+        if now is None or then is None:
+            return False
+        return max(now, then) >= LOUDER * min(now, then)
 
     def _track_light(self, image: np.ndarray, small: np.ndarray) -> None:
         """Nothing moved for a while: take the current frame as the scene if it shows nothing
@@ -701,6 +732,7 @@ class Detector:
         assert self.scene_small is not None and self.reference_small is not None
         cfg = self.config
         self.last_regions = []
+        blocked_since, self.blocked_since = self.blocked_since, None
         gain_s, changed = change
         gain_r = gain_field(small, self.reference_small.astype(np.uint8), 31)
         f = small.astype(np.float32)
@@ -727,6 +759,7 @@ class Detector:
             _count, _labels, stats, _ = cv2.connectedComponentsWithStats(novel.astype(np.uint8), 8)
             biggest = int(stats[1:, cv2.CC_STAT_AREA].max())
             if biggest * mm_small * mm_small > cfg.max_dart_mm2 * 1.5:
+                self.blocked_since = self._timestamp if blocked_since is None else blocked_since
                 return []
         # Region of interest at full resolution around every change.
         ys, xs = np.nonzero(changed)

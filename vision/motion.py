@@ -52,6 +52,12 @@ def local_change(signed: np.ndarray) -> np.ndarray:
     return np.abs(signed - cv2.blur(signed, (31, 31)))
 
 
+# A run of this many frame differences, each with its typical pixel this many times the noise
+# level, is a noisier camera (see MotionGate._noise_went_up).
+LOUDER = 1.5
+LOUDER_RUN = 24
+
+
 @dataclass
 class GateResult:
     moving: bool
@@ -70,6 +76,9 @@ class MotionGate:
         self._previous: np.ndarray | None = None
         self._frames = 0
         self._first: list[tuple[float, float]] = []  # (sigma, tail) of the first differences
+        # (sigma, tail) of the differences in a row that were all louder than the noise
+        # level: the camera's own noise went up (its gain rose as the room got darker)
+        self._louder: list[tuple[float, float]] = []
 
     @property
     def threshold(self) -> float:
@@ -99,8 +108,30 @@ class MotionGate:
             self.tail = float(np.median([tail for _, tail in self._first]))
         changed = int(np.count_nonzero(diff > self.threshold))
         moving = changed >= self.min_pixels
+        if moving and self._noise_went_up(diff):
+            changed = int(np.count_nonzero(diff > self.threshold))
+            moving = changed >= self.min_pixels
         if not moving and changed == 0 and self._frames % 10 == 0:
             # Track the noise level slowly while nothing happens (light, gain drift).
             self.sigma = 0.8 * self.sigma + 0.2 * max(0.3, abs_diff_sigma(diff))
             self.tail = 0.8 * self.tail + 0.2 * self._tail(diff)
         return GateResult(moving, changed)
+
+    def _noise_went_up(self, diff: np.ndarray) -> bool:
+        """Whether this difference, with the ones before it, says that the camera's noise
+        level went up, which is then taken as the new one. Noise is tracked only while nothing
+        moves, and a noisier camera would seem to move for ever: a run of LOUDER_RUN
+        differences whose typical pixel (the median: a hand or a dart moves only a part of
+        the picture) is LOUDER times the noise is that camera, not motion."""
+        assert self.sigma is not None
+        sigma = abs_diff_sigma(diff)
+        if sigma < LOUDER * self.sigma:
+            self._louder = []
+            return False
+        self._louder.append((sigma, self._tail(diff)))
+        if len(self._louder) < LOUDER_RUN:
+            return False
+        self.sigma = float(np.median([sigma for sigma, _ in self._louder]))
+        self.tail = float(np.median([tail for _, tail in self._louder]))
+        self._louder = []
+        return True

@@ -203,3 +203,32 @@ def test_the_tablet_calibrates_a_steel_tip_dartboard_from_the_board_itself(tmp_p
         assert rms < 1.5 and worst < 4.0, (rms, worst)
     finally:
         pipeline.stop()
+
+
+def test_somebody_in_front_of_the_board_for_long_is_told_once(
+    table_with_camera, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No dart is seen while something covers the board; when that lasts, the players are
+    told why (and that a moved camera is mended by calibrating again), once."""
+    import oche.pipeline
+
+    monkeypatch.setattr(oche.pipeline, "BLOCKED_TELL_S", 2.0)
+    table, source, pipeline = table_with_camera
+    told = table.hub.last_id
+
+    def tellings() -> list[str]:
+        texts = [m.data.get("message", "") for m in table.hub.since(told)]
+        return [text for text in texts if "covered part of the board" in text]
+
+    source.stand_in_front()
+    assert _wait(lambda: len(tellings()) == 1), pipeline.status()
+    assert pipeline.status()["detector"] == "waiting: something covers part of the board"
+    time.sleep(1.0)
+    assert len(tellings()) == 1
+    source.stand_in_front(False)
+    assert _wait(lambda: pipeline.detector.blocked_since is None), pipeline.status()
+    # the board is seen again: a dart counts
+    target = table.session.board.zone("hex5").centroid
+    source.throw_at(*target)
+    assert _wait(lambda: len(table.session.entries) == 1), pipeline.status()
+    assert len(tellings()) == 1

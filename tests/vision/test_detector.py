@@ -1086,3 +1086,34 @@ def test_board_turned_askew_between_throws_keeps_darts_and_takeouts_coming(degre
     farthest = float(np.linalg.norm(corners - (0.3 * w, 0.2 * h), axis=1).max())
     expected = farthest * math.radians(abs(degrees))
     assert abs(detector.camera_move_px - expected) < 0.1 * expected
+
+
+def test_a_camera_whose_noise_goes_up_keeps_finding_darts_and_takeouts():
+    """A webcam or phone raises its gain as the room gets darker, and its pictures get
+    noisier: the motion gate must not take that noise for motion that never ends, and the
+    change thresholds are measured anew, so the darts and takeouts after it still count."""
+    noisy_from: list[int] = []
+
+    def script(b):
+        b.throw()
+        b.idle(4)
+        noisy_from.append(len(b.frames))
+        b.idle(30)
+        b.throw()
+        b.takeout()
+        b.throw()
+
+    session = make_session("classic", 10, script)
+    detector = Detector(session.board, session.calibration)
+    rng = np.random.default_rng(0)
+    events = []
+    for index, (name, timestamp, image) in enumerate(session):
+        if index >= noisy_from[0]:
+            grain = rng.normal(0.0, 6.0, image.shape)
+            image = np.clip(image + grain, 0, 255).astype(np.uint8)
+        events.extend((name, e) for e in detector.process(Frame(image, timestamp, name)))
+    assert len(takeouts(events)) == 1
+    found = darts(events)
+    assert len(found) == 3
+    for event, thrown in zip(found, session.truth["darts"], strict=True):
+        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 3

@@ -81,6 +81,7 @@ class LiveSimSource:
         self._closed = threading.Event()
         self._index = 0
         self._knock = self._knock_next = (0.0, 0.0)
+        self._standing: Hand | None = None  # somebody between the camera and the board
 
     # --- what the demo asks for ------------------------------------------------------------
     def throw_at(
@@ -121,6 +122,15 @@ class LiveSimSource:
             self._script.append((self._hand_at(arm, 1.0), "clear"))
             self._script.append((self._hand_at(arm, 0.5), None))
 
+    def stand_in_front(self, standing: bool = True) -> None:
+        """Somebody stands between the camera and the board (``standing``), or steps aside."""
+        w, h = self.camera.image_size
+        body = Hand(
+            (w * 0.5, h * 0.6), (w * 0.5, h + 100.0), w * 0.35, (150, 175, 215), (60, 60, 140), True
+        )
+        with self._lock:
+            self._standing = body if standing else None
+
     def on_board(self, x_mm: float, y_mm: float) -> bool:
         return bool(self.board.outline.buffer(2).contains(Point(x_mm, y_mm)))
 
@@ -141,7 +151,7 @@ class LiveSimSource:
                 if delay > 0:
                     time.sleep(delay)
                 next_time = max(next_time + period, time.monotonic() - period)
-            hand = self._advance()
+            hand = self._advance() or self._standing
             t = self._index / self.fps
             spec = FrameSpec(tuple(self._darts), t, hand, offset=self._knock)
             image = self.renderer.render(spec)
