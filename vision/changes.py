@@ -55,13 +55,35 @@ def luma_absdiff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.abs(ga - gb)
 
 
+SATURATED = 250  # grey level: a pixel this bright may be clipped by the camera
+# An overall light ratio this far from 1 is a new exposure (or a lamp switched on or off).
+EXPOSURE_STEP = 0.1
+
+
 def gain_field(current: np.ndarray, base: np.ndarray, ksize: int) -> np.ndarray:
-    """Smooth light ratio current/base (robust to small objects: a median over a big window)."""
+    """Smooth light ratio current/base (robust to small objects: a median over a big window).
+    The ratio over the whole picture (a camera that set its exposure anew, a lamp switched
+    on) is taken out first: the median filter works on 8-bit codes, fine enough for uneven
+    light within a third of the overall level but no further."""
     ratio = (current.astype(np.float32) + 4.0) / (base.astype(np.float32) + 4.0)
-    coded = np.clip((ratio - 1.0) * 400.0 + 128.0, 0, 255).astype(np.uint8)
+    overall = float(np.median(ratio[::2, ::2]))
+    if abs(overall - 1.0) < EXPOSURE_STEP:
+        overall = 1.0  # the same exposure: the field alone says it best
+    else:
+        # A pixel the camera now shows at its brightest says only that the light there is
+        # at least so much: it takes the overall ratio, not a lower one of its own that
+        # would dim its neighbours' light too.
+        ratio[current >= SATURATED] = overall
+    coded = np.clip((ratio / overall - 1.0) * 400.0 + 128.0, 0, 255).astype(np.uint8)
     smooth = cv2.medianBlur(coded, ksize)
     smooth = cv2.blur(smooth.astype(np.float32), (ksize // 2 | 1, ksize // 2 | 1))
-    return (smooth - 128.0) / 400.0 + 1.0
+    return ((smooth - 128.0) / 400.0 + 1.0) * overall
+
+
+def lit(small: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """A small grey picture under the light ``gain``, as float, no brighter than a camera
+    can show (where the light now saturates it, the new picture is clipped as well)."""
+    return np.minimum(small * gain, 255.0)
 
 
 def scaled(image: np.ndarray, gain: np.ndarray) -> np.ndarray:

@@ -35,6 +35,7 @@ from vision.changes import (
     edge_strength,
     fine_detail,
     gain_field,
+    lit,
     lowpass_absdiff,
     luma_absdiff,
     max_channel_absdiff,
@@ -106,6 +107,7 @@ STAYED_SHARE = 0.3
 # A photo has no motion to show where a dart stayed, only its whole change against the last
 # photo, which also holds every faint change around: most of such a blob must lie in it.
 PHOTO_STAYED_SHARE = 0.5
+MAX_FALLING_PIECES = 2  # dart-like pieces of one frame that may be one dart
 # A dart whose own pixels differ from the empty board in fewer than this share is gone:
 # noise alone passes the change threshold in a few per cent of pixels.
 GONE_SHARE = 0.1
@@ -536,7 +538,7 @@ class Detector:
         """Where the small picture differs from the last scene, in ``gain``'s light, by more
         than the measured threshold (0/1, specks and all)."""
         assert self.scene_small is not None
-        over = np.abs(small.astype(np.float32) - self.scene_small * gain) > self.small_threshold
+        over = np.abs(small.astype(np.float32) - lit(self.scene_small, gain)) > self.small_threshold
         return over.astype(np.uint8)
 
     def _thin_changes(self, small: np.ndarray, gain: np.ndarray) -> np.ndarray:
@@ -610,7 +612,7 @@ class Detector:
         self.noise_sigma = spread
         # As the motion gate measures it (difference minus its local mean), doubled as the
         # video path does.
-        local = local_change(small - self.scene_small * gain)
+        local = local_change(small - lit(self.scene_small, gain))
         gate = max(self.gate.floor, 1.5 * tiled_quantile(local, 0.999))
         self.small_threshold = max(6.0, 2.0 * gate)
 
@@ -642,7 +644,7 @@ class Detector:
         new (only light), so slow light changes never pile up into a difference."""
         assert self.scene_small is not None
         gain = gain_field(small, self.scene_small, 31)
-        diff = np.abs(small.astype(np.float32) - self.scene_small * gain)
+        diff = np.abs(small.astype(np.float32) - lit(self.scene_small, gain))
         if np.count_nonzero(diff > self.small_threshold) <= 2:
             self.scene = image.copy()
             self.scene_small = small.copy()
@@ -664,8 +666,8 @@ class Detector:
             return None
         # The light may be changing: compare after the smooth light correction.
         gain = gain_field(small, self.scene_small, 31)
-        new = _outside(f, self.scene_small * gain, t, reach) & _outside(
-            f, self.reference_small * gain, t, reach
+        new = _outside(f, lit(self.scene_small, gain), t, reach) & _outside(
+            f, lit(self.reference_small, gain), t, reach
         )
         if np.count_nonzero(new) < 3:
             return None
@@ -687,6 +689,10 @@ class Detector:
                 continue
             if length_mm >= self.config.min_dart_mm:
                 keep.append(i)
+        if len(keep) > MAX_FALLING_PIECES:
+            # A throw brings one dart, which its barrel may cut in two: dart-like pieces all
+            # over the picture are something else (the camera setting its exposure anew).
+            return None
         return np.isin(labels, keep) if keep else None
 
     def _stayed_or_fell(self, previous: np.ndarray, current: np.ndarray) -> bool:
@@ -753,7 +759,7 @@ class Detector:
         # stands in front of the board. Wait for the next settle. (Darts pulled out are on
         # the empty board, so a takeout never looks like this.)
         novel = changed.astype(bool) & (
-            np.abs(f - self.reference_small * gain_r) > self.small_threshold
+            np.abs(f - lit(self.reference_small, gain_r)) > self.small_threshold
         )
         if novel.any():
             _count, _labels, stats, _ = cv2.connectedComponentsWithStats(novel.astype(np.uint8), 8)

@@ -1117,3 +1117,37 @@ def test_a_camera_whose_noise_goes_up_keeps_finding_darts_and_takeouts():
     assert len(found) == 3
     for event, thrown in zip(found, session.truth["darts"], strict=True):
         assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 3
+
+
+@pytest.mark.parametrize("exposure", [1.4, 0.6], ids=["brighter, whites clipped", "darker"])
+def test_a_camera_that_sets_its_exposure_anew_mid_game_makes_no_dart_or_bounce_out(exposure):
+    """A webcam or phone sets its exposure anew (a lamp switched on, the evening coming):
+    the whole picture gets brighter or darker at once, beyond what the light correction
+    took in a third, and the board's whites clip. That is no dart and no bounce-out (a
+    bounce-out would cost the thrower a dart), and the later darts and takeout count."""
+    change_at: list[int] = []
+
+    def script(b):
+        b.throw()
+        b.idle(4)
+        change_at.append(len(b.frames))
+        b.idle(10)
+        b.throw()
+        b.takeout()
+        b.throw()
+
+    session = make_session("classic", 10, script)
+    detector = Detector(session.board, session.calibration)
+    events = []
+    for index, (name, timestamp, image) in enumerate(session):
+        if index >= change_at[0]:
+            image = np.clip(image * exposure, 0, 255).astype(np.uint8)
+        events.extend((name, e) for e in detector.process(Frame(image, timestamp, name)))
+    assert bounceouts(events) == []
+    assert len(takeouts(events)) == 1
+    found = darts(events)
+    assert len(found) == 3
+    # each where its dart landed (whites clipped to the point's own brightness can hide the
+    # end of a pale point: the tip's accuracy there is the benchmark's business)
+    for event, thrown in zip(found, session.truth["darts"], strict=True):
+        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 12
