@@ -219,6 +219,39 @@ def test_picamera_source_freezes_exposure_and_white_balance(monkeypatch):
     assert source.status.state == "ended"
 
 
+class FakeFocusingPicamera2(FakePicamera2):
+    """A camera with a lens it can focus (Camera Module 3)."""
+
+    camera_controls: ClassVar[dict] = {"AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0)}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.focus_cycles = 0
+
+    def autofocus_cycle(self) -> bool:
+        self.focus_cycles += 1
+        return True
+
+    def capture_metadata(self):
+        lens = {"LensPosition": 2.5} if self.focus_cycles else {"LensPosition": 1.0}
+        return {**super().capture_metadata(), **lens}
+
+
+def test_a_pi_camera_that_can_focus_focuses_once_on_the_board_and_keeps_it(monkeypatch):
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakeFocusingPicamera2
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    from vision.sources.picam import PiCameraSource
+
+    source = PiCameraSource(size=(320, 240), lores_size=(160, 120), sleep=lambda _s: None)
+    camera = FakePicamera2.instances[-1]
+    assert camera.focus_cycles == 1
+    # the lens stays where the focus put it: no autofocus hunting during a game
+    assert camera.controls["AfMode"] == 0 and camera.controls["LensPosition"] == 2.5
+    assert camera.controls["AeEnable"] is False
+    source.close()
+
+
 def test_picamera_source_off_a_pi_says_what_to_do(monkeypatch):
     monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails
     from vision.sources.picam import PiCameraSource

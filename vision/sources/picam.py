@@ -3,18 +3,24 @@
 As in picamera2's own examples: a low-resolution stream feeds the motion gate and the
 full-resolution stream the detector; after a settling period exposure and white balance are
 frozen at the values the camera chose, so that a difference between frames means a change in
-the scene, not the auto-exposure hunting.
+the scene, not the auto-exposure hunting. A camera that can focus focuses once on the board
+and keeps that focus.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from oche.errors import UserError
 from vision.frames import Frame, SourceStatus
+
+log = logging.getLogger(__name__)
+
+AF_MANUAL = 0  # libcamera's AfModeEnum.Manual: the lens stays where it is put
 
 NOT_ON_PI = (
     "the Pi camera needs the picamera2 package, which is not installed here. On Raspberry Pi OS: "
@@ -66,6 +72,17 @@ class PiCameraSource:
         for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
             if key in metadata:
                 controls[key] = metadata[key]
+        if "AfMode" in getattr(self._camera, "camera_controls", {}):
+            # A camera that can focus (Camera Module 3) starts at its default lens position,
+            # not on the board: focus once on it, then keep that focus. Focusing again later
+            # (a hand coming close) would change every printed edge in the picture at once.
+            focused = self._camera.autofocus_cycle()
+            lens = self._camera.capture_metadata().get("LensPosition")
+            controls["AfMode"] = AF_MANUAL
+            if lens is not None:
+                controls["LensPosition"] = lens
+            if not focused:
+                log.warning("the Pi camera could not focus on the board; its focus is kept as is")
         self._camera.set_controls(controls)
         self.fixed_controls = controls
         self._closed = False
