@@ -108,6 +108,8 @@ STAYED_SHARE = 0.3
 # photo, which also holds every faint change around: most of such a blob must lie in it.
 PHOTO_STAYED_SHARE = 0.5
 MAX_FALLING_PIECES = 2  # dart-like pieces of one frame that may be one dart
+# Blurs (Gaussian sigma, px) tried when the camera may have focused anew.
+FOCUS_SIGMAS_PX = (0.5, 0.75, 1.0, 1.4, 2.0)
 # A dart whose own pixels differ from the empty board in fewer than this share is gone:
 # noise alone passes the change threshold in a few per cent of pixels.
 GONE_SHARE = 0.1
@@ -196,6 +198,9 @@ class Detector:
         # the whole move when a shift does not say it all (the board or camera turned a
         # little): the homography from the empty board's grid to the picture
         self._camera_turn: np.ndarray | None = None
+        # The camera focused anew and now sees sharper than the stored pictures: each frame
+        # is blurred by this much (Gaussian sigma, px) before it is compared (0: not).
+        self._soften_px = 0.0
         # photos had to be turned back onto the empty board's grid (a camera held in the hand)
         self._turned = False
         # photos had to be shifted back by a fraction of a pixel (a tripod touched)
@@ -395,6 +400,9 @@ class Detector:
         elif shift != (0.0, 0.0):
             image = self._undo_shift(image, shift)
             small = downscale(image, self.config.gate_width)
+        if self._soften_px > 0:
+            image = cv2.GaussianBlur(image, (0, 0), self._soften_px)
+            small = downscale(image, self.config.gate_width)
         balanced = balanced_like(image, self.reference)
         if balanced is image:
             return image, small
@@ -464,7 +472,56 @@ class Detector:
                 self.camera_shift_px, self._camera_turn = move
                 self._resample_stored(move)
                 return moved, moved_small, self._changed_small(moved_small)
+        refocused = self._follow_a_refocus(raw, image, edged, spread)
+        if refocused is not None:
+            return refocused
         return image, small, change  # no move explains what changed
+
+    def _follow_a_refocus(
+        self, raw: np.ndarray, image: np.ndarray, edged: np.ndarray | None, spread: float
+    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]] | None:
+        """A camera that focuses by itself (a webcam, a phone) may focus anew, and then every
+        printed edge changes at once, as when the board moves. Find the blur that makes the
+        sharper side of the last scene and ``image`` (this frame on the grid) look like the
+        other, on high-passed grey pictures (the light does not count there), and keep it if
+        it explains the change: the stored pictures are blurred by it when the camera now
+        sees blurrier, later frames when it sees sharper. None if no blur explains it."""
+        assert self.scene is not None and self.reference is not None
+        now = high_pass(image)[::2, ::2]
+        before = high_pass(self.scene)[::2, ::2]
+
+        def mismatch(a: np.ndarray, b: np.ndarray) -> float:
+            return float(np.mean(np.abs(a - b)))
+
+        best = (mismatch(now, before), 0.0)
+        for sigma in FOCUS_SIGMAS_PX:
+            # blurred at full size, then read at half (the blur is meant at full size)
+            for sign, a, b in ((1.0, self.scene, now), (-1.0, image, before)):
+                blurred = high_pass(cv2.GaussianBlur(a, (0, 0), sigma))[::2, ::2]
+                score = mismatch(blurred, b)
+                if score < best[0]:
+                    best = (score, sign * sigma)
+        sigma = best[1]
+        if sigma == 0.0:
+            return None
+        stored = (self.reference, self.scene, self.reference_small, self.scene_small)
+        soften = self._soften_px
+        if sigma > 0:  # the camera sees blurrier now: so must the stored pictures
+            self.reference = cv2.GaussianBlur(self.reference, (0, 0), sigma)
+            self.scene = cv2.GaussianBlur(self.scene, (0, 0), sigma)
+            gate_width = self.config.gate_width
+            self.reference_small = downscale(self.reference, gate_width).astype(np.float32)
+            self.scene_small = downscale(self.scene, gate_width)
+        else:  # sharper: every frame from now on is blurred to the stored pictures' focus
+            self._soften_px = math.hypot(soften, sigma)
+        moved, moved_small = self._in_reference_grid(raw, downscale(raw, self.config.gate_width))
+        change = self._changed_small(moved_small)
+        if _tile_share(change[1], edged) <= 0.5 * spread:
+            self._reference_grey = self._reference_half = None
+            return moved, moved_small, change
+        self.reference, self.scene, self.reference_small, self.scene_small = stored
+        self._soften_px = soften
+        return None
 
     def _resample_stored(self, move: tuple[tuple[float, float], np.ndarray | None]) -> None:
         """The empty board and the last scene as a camera would see them after ``move``, put

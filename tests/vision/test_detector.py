@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -1151,3 +1152,36 @@ def test_a_camera_that_sets_its_exposure_anew_mid_game_makes_no_dart_or_bounce_o
     # end of a pale point: the tip's accuracy there is the benchmark's business)
     for event, thrown in zip(found, session.truth["darts"], strict=True):
         assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 12
+
+
+@pytest.mark.parametrize("before, after", [(0.0, 1.0), (1.0, 0.0)], ids=["blurrier", "sharper"])
+def test_a_camera_that_focuses_anew_mid_game_makes_no_dart_and_keeps_counting(before, after):
+    """A webcam or phone focuses by itself and may focus anew during a game (on a hand that
+    came close, say): every printed edge then changes at once. The new focus is taken in (the
+    stored pictures blurred to it, or later frames blurred to theirs): no dart is made of the
+    edges, and the later darts and the takeout count."""
+    refocus_at: list[int] = []
+
+    def script(b):
+        b.throw()
+        b.idle(4)
+        refocus_at.append(len(b.frames))
+        b.idle(10)
+        b.throw()
+        b.takeout()
+        b.throw()
+
+    session = make_session("classic", 10, script)
+    detector = Detector(session.board, session.calibration)
+    events = []
+    for index, (name, timestamp, image) in enumerate(session):
+        blur = after if index >= refocus_at[0] else before
+        if blur:
+            image = cv2.GaussianBlur(image, (0, 0), blur)
+        events.extend((name, e) for e in detector.process(Frame(image, timestamp, name)))
+    assert bounceouts(events) == []
+    assert len(takeouts(events)) == 1
+    found = darts(events)
+    assert len(found) == 3
+    for event, thrown in zip(found, session.truth["darts"], strict=True):
+        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 3
