@@ -49,7 +49,7 @@ class CameraSetup:
     @classmethod
     def random(cls, rng: np.random.Generator, image_size=(1280, 720)) -> CameraSetup:
         return cls(
-            tilt_deg=float(rng.uniform(20, 55)),
+            tilt_deg=float(rng.uniform(10, 55)),
             azimuth_deg=float(rng.uniform(0, 360)),
             roll_deg=float(rng.normal(0, 3)),
             hfov_deg=float(rng.uniform(55, 80)),
