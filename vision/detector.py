@@ -110,6 +110,7 @@ PHOTO_STAYED_SHARE = 0.5
 MAX_FALLING_PIECES = 2  # dart-like pieces of one frame that may be one dart
 # Blurs (Gaussian sigma, px) tried when the camera may have focused anew.
 FOCUS_SIGMAS_PX = (0.5, 0.75, 1.0, 1.4, 2.0)
+FOCUS_WINDOW_PX = 384  # side of the square on the board's middle they are compared in
 # A dart whose own pixels differ from the empty board in fewer than this share is gone:
 # noise alone passes the change threshold in a few per cent of pixels.
 GONE_SHARE = 0.1
@@ -477,6 +478,15 @@ class Detector:
             return refocused
         return image, small, change  # no move explains what changed
 
+    def _focus_window(self, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+        """A square of FOCUS_WINDOW_PX around the board's middle in the picture (x0, y0, x1, y1)."""
+        h, w = shape[:2]
+        cx, cy = self._board_corners_px.mean(axis=0)
+        half_side = FOCUS_WINDOW_PX // 2
+        x0 = int(np.clip(cx - half_side, 0, max(0, w - FOCUS_WINDOW_PX)))
+        y0 = int(np.clip(cy - half_side, 0, max(0, h - FOCUS_WINDOW_PX)))
+        return x0, y0, min(w, x0 + FOCUS_WINDOW_PX), min(h, y0 + FOCUS_WINDOW_PX)
+
     def _follow_a_refocus(
         self, raw: np.ndarray, image: np.ndarray, edged: np.ndarray | None, spread: float
     ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]] | None:
@@ -487,18 +497,27 @@ class Detector:
         it explains the change: the stored pictures are blurred by it when the camera now
         sees blurrier, later frames when it sees sharper. None if no blur explains it."""
         assert self.scene is not None and self.reference is not None
-        now = high_pass(image)[::2, ::2]
-        before = high_pass(self.scene)[::2, ::2]
+        # Compared in a window on the middle of the board (printed edges, and a sixth of the
+        # picture's work), on the grey pictures high-passed.
+        x0, y0, x1, y1 = self._focus_window(image.shape)
+        now_grey, before_grey = (
+            cv2.cvtColor(picture[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+            for picture in (image, self.scene)
+        )
+
+        def flat(grey: np.ndarray) -> np.ndarray:
+            return grey - cv2.GaussianBlur(grey, (0, 0), 6)
+
+        now, before = flat(now_grey), flat(before_grey)
 
         def mismatch(a: np.ndarray, b: np.ndarray) -> float:
-            return float(np.mean(np.abs(a - b)))
+            inner = (slice(8, -8), slice(8, -8))  # clear of the window's blurred border
+            return float(np.mean(np.abs(a[inner] - b[inner])))
 
         best = (mismatch(now, before), 0.0)
         for sigma in FOCUS_SIGMAS_PX:
-            # blurred at full size, then read at half (the blur is meant at full size)
-            for sign, a, b in ((1.0, self.scene, now), (-1.0, image, before)):
-                blurred = high_pass(cv2.GaussianBlur(a, (0, 0), sigma))[::2, ::2]
-                score = mismatch(blurred, b)
+            for sign, a, b in ((1.0, before_grey, now), (-1.0, now_grey, before)):
+                score = mismatch(flat(cv2.GaussianBlur(a, (0, 0), sigma)), b)
                 if score < best[0]:
                     best = (score, sign * sigma)
         sigma = best[1]
