@@ -97,6 +97,8 @@ FLIGHT_HALF_SPAN_MM = 20.0  # how far a flight reaches beside its dart's axis
 # A moved board or camera changes printed edges over at least this share of the picture's
 # tiles that hold printed edges at once; no dart does.
 MOVED_SPREAD = 0.25
+# ... and undoing the move leaves at most this share of the changed pixels (see _explains)
+MOVE_LEFT = 1 / 3
 # A tile holds printed edges when at least this share of its pixels lie on one.
 EDGE_TILE_SHARE = 0.01
 # With fewer tiles holding printed edges than this, every tile counts.
@@ -469,11 +471,11 @@ class Detector:
         for move in self._moves(grey, shift):
             moved, moved_small = self._in_reference_grid(raw, small, move)
             moved_change = self._changed_small(moved_small)
-            if _tile_share(moved_change[1], edged) <= 0.5 * spread:
+            if _explains(change[1], moved_change[1], edged, spread):
                 self.camera_shift_px, self._camera_turn = move
                 self._resample_stored(move)
                 return moved, moved_small, self._changed_small(moved_small)
-        refocused = self._follow_a_refocus(raw, image, edged, spread)
+        refocused = self._follow_a_refocus(raw, image, change[1], edged, spread)
         if refocused is not None:
             return refocused
         return image, small, change  # no move explains what changed
@@ -488,7 +490,12 @@ class Detector:
         return x0, y0, min(w, x0 + FOCUS_WINDOW_PX), min(h, y0 + FOCUS_WINDOW_PX)
 
     def _follow_a_refocus(
-        self, raw: np.ndarray, image: np.ndarray, edged: np.ndarray | None, spread: float
+        self,
+        raw: np.ndarray,
+        image: np.ndarray,
+        changed: np.ndarray,
+        edged: np.ndarray | None,
+        spread: float,
     ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]] | None:
         """A camera that focuses by itself (a webcam, a phone) may focus anew, and then every
         printed edge changes at once, as when the board moves. Find the blur that makes the
@@ -535,7 +542,7 @@ class Detector:
             self._soften_px = math.hypot(soften, sigma)
         moved, moved_small = self._in_reference_grid(raw, downscale(raw, self.config.gate_width))
         change = self._changed_small(moved_small)
-        if _tile_share(change[1], edged) <= 0.5 * spread:
+        if _explains(changed, change[1], edged, spread):
             self._reference_grey = self._reference_half = None
             return moved, moved_small, change
         self.reference, self.scene, self.reference_small, self.scene_small = stored
@@ -2079,6 +2086,19 @@ def _tile_share(changed: np.ndarray, among: np.ndarray | None = None) -> float:
     if among is None:
         return float(np.count_nonzero(tiles)) / tiles.size
     return float(np.count_nonzero(tiles & among)) / max(1, int(np.count_nonzero(among)))
+
+
+def _explains(
+    before: np.ndarray, after: np.ndarray, edged: np.ndarray | None, spread: float
+) -> bool:
+    """Whether undoing a move (or a refocus) explains a change all over the picture: where
+    the small picture changed ``before`` and ``after`` it was undone. Either the change
+    leaves most of the tiles with printed edges (``spread``: the share it covered), or most
+    of its pixels go: darts pulled out in the same settle keep a few tiles changed, and on a
+    board with few tiles of printed edges those may be more than half of them."""
+    if _tile_share(after, edged) <= 0.5 * spread:
+        return True
+    return np.count_nonzero(after) <= MOVE_LEFT * np.count_nonzero(before)
 
 
 def _edge_tiles(reference_small: np.ndarray, threshold: float) -> np.ndarray | None:

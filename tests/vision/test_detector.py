@@ -1185,3 +1185,27 @@ def test_a_camera_that_focuses_anew_mid_game_makes_no_dart_and_keeps_counting(be
     assert len(found) == 3
     for event, thrown in zip(found, session.truth["darts"], strict=True):
         assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 3
+
+
+def test_a_knock_at_a_takeout_is_followed_on_a_board_with_few_tiles_of_printed_edges():
+    """A painted dartboard seen steeply holds printed edges in few of the picture's tiles,
+    and the darts pulled in the same settle as the knock keep some of them changed after the
+    move is undone: the move must still count as explaining the change (most of the changed
+    pixels go), or the takeout is missed and a phantom made of the moved edges. (Bench
+    session 2067 on the classic board, found by the held-out seed 67: all three takeouts of
+    that session were missed.)"""
+    import boards
+    from vision.sim.scenario import random_session
+
+    session = random_session(boards.load("classic"), 2067)
+    knock = next(e for e in session.truth["events"] if e["event"] == "knock")
+    takeout = next(e for e in session.truth["events"] if e["event"] == "takeout")
+    detector = Detector(session.board, session.calibration)
+    events = []
+    for index, (name, timestamp, image) in enumerate(session):
+        if index > takeout["frame"] + 10:
+            break
+        events.extend((index, e) for e in detector.process(Frame(image, timestamp, name)))
+    after = [e for index, e in events if index >= knock["frame"]]
+    assert [type(e).__name__ for e in after] == ["TakeoutEvent"]
+    assert np.allclose(detector.camera_shift_px, knock["shift_px"], atol=0.1)
