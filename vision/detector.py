@@ -468,13 +468,20 @@ class Detector:
             return image, small, change
         grey = high_pass(raw)
         shift = self._estimate_shift(raw, grey)
+        # The move that leaves the least changed, of those that explain the change: a shift
+        # may explain most of a turn's change, but not all of it.
+        best = None
         for move in self._moves(grey, shift):
             moved, moved_small = self._in_reference_grid(raw, small, move)
-            moved_change = self._changed_small(moved_small)
-            if _explains(change[1], moved_change[1], edged, spread):
-                self.camera_shift_px, self._camera_turn = move
-                self._resample_stored(move)
-                return moved, moved_small, self._changed_small(moved_small)
+            left = self._changed_small(moved_small)[1]
+            fewer = best is None or np.count_nonzero(left) < best[0]
+            if fewer and _explains(change[1], left, edged, spread):
+                best = (np.count_nonzero(left), move, moved, moved_small)
+        if best is not None:
+            _left, move, moved, moved_small = best
+            self.camera_shift_px, self._camera_turn = move
+            self._resample_stored(move)
+            return moved, moved_small, self._changed_small(moved_small)
         refocused = self._follow_a_refocus(raw, image, change[1], edged, spread)
         if refocused is not None:
             return refocused
