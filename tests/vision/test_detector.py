@@ -1089,30 +1089,43 @@ def test_board_turned_askew_between_throws_keeps_darts_and_takeouts_coming(degre
     assert abs(detector.camera_move_px - expected) < 0.1 * expected
 
 
-def test_a_camera_whose_noise_goes_up_keeps_finding_darts_and_takeouts():
-    """A webcam or phone raises its gain as the room gets darker, and its pictures get
-    noisier: the motion gate must not take that noise for motion that never ends, and the
-    change thresholds are measured anew, so the darts and takeouts after it still count."""
-    noisy_from: list[int] = []
+def _camera_changes_midgame(transform, quiet_frames: int = 10):
+    """A classic session: a dart, then the camera changes (``transform(image, changed)`` is
+    applied to every frame, ``changed`` from that moment on) and stays quiet for
+    ``quiet_frames``, then a dart, a takeout and a dart. The session and the detector's
+    events."""
+    change_at: list[int] = []
 
     def script(b):
         b.throw()
         b.idle(4)
-        noisy_from.append(len(b.frames))
-        b.idle(30)
+        change_at.append(len(b.frames))
+        b.idle(quiet_frames)
         b.throw()
         b.takeout()
         b.throw()
 
     session = make_session("classic", 10, script)
     detector = Detector(session.board, session.calibration)
-    rng = np.random.default_rng(0)
     events = []
     for index, (name, timestamp, image) in enumerate(session):
-        if index >= noisy_from[0]:
-            grain = rng.normal(0.0, 6.0, image.shape)
-            image = np.clip(image + grain, 0, 255).astype(np.uint8)
+        image = transform(image, index >= change_at[0])
         events.extend((name, e) for e in detector.process(Frame(image, timestamp, name)))
+    return session, events
+
+
+def test_a_camera_whose_noise_goes_up_keeps_finding_darts_and_takeouts():
+    """A webcam or phone raises its gain as the room gets darker, and its pictures get
+    noisier: the motion gate must not take that noise for motion that never ends, and the
+    change thresholds are measured anew, so the darts and takeouts after it still count."""
+    rng = np.random.default_rng(0)
+
+    def noisier(image, changed):
+        if not changed:
+            return image
+        return np.clip(image + rng.normal(0.0, 6.0, image.shape), 0, 255).astype(np.uint8)
+
+    session, events = _camera_changes_midgame(noisier, quiet_frames=30)
     assert len(takeouts(events)) == 1
     found = darts(events)
     assert len(found) == 3
@@ -1126,24 +1139,11 @@ def test_a_camera_that_sets_its_exposure_anew_mid_game_makes_no_dart_or_bounce_o
     the whole picture gets brighter or darker at once, beyond what the light correction
     took in a third, and the board's whites clip. That is no dart and no bounce-out (a
     bounce-out would cost the thrower a dart), and the later darts and takeout count."""
-    change_at: list[int] = []
 
-    def script(b):
-        b.throw()
-        b.idle(4)
-        change_at.append(len(b.frames))
-        b.idle(10)
-        b.throw()
-        b.takeout()
-        b.throw()
+    def exposed(image, changed):
+        return np.clip(image * exposure, 0, 255).astype(np.uint8) if changed else image
 
-    session = make_session("classic", 10, script)
-    detector = Detector(session.board, session.calibration)
-    events = []
-    for index, (name, timestamp, image) in enumerate(session):
-        if index >= change_at[0]:
-            image = np.clip(image * exposure, 0, 255).astype(np.uint8)
-        events.extend((name, e) for e in detector.process(Frame(image, timestamp, name)))
+    session, events = _camera_changes_midgame(exposed)
     assert bounceouts(events) == []
     assert len(takeouts(events)) == 1
     found = darts(events)
@@ -1160,25 +1160,12 @@ def test_a_camera_that_focuses_anew_mid_game_makes_no_dart_and_keeps_counting(be
     came close, say): every printed edge then changes at once. The new focus is taken in (the
     stored pictures blurred to it, or later frames blurred to theirs): no dart is made of the
     edges, and the later darts and the takeout count."""
-    refocus_at: list[int] = []
 
-    def script(b):
-        b.throw()
-        b.idle(4)
-        refocus_at.append(len(b.frames))
-        b.idle(10)
-        b.throw()
-        b.takeout()
-        b.throw()
+    def focused(image, changed):
+        blur = after if changed else before
+        return cv2.GaussianBlur(image, (0, 0), blur) if blur else image
 
-    session = make_session("classic", 10, script)
-    detector = Detector(session.board, session.calibration)
-    events = []
-    for index, (name, timestamp, image) in enumerate(session):
-        blur = after if index >= refocus_at[0] else before
-        if blur:
-            image = cv2.GaussianBlur(image, (0, 0), blur)
-        events.extend((name, e) for e in detector.process(Frame(image, timestamp, name)))
+    session, events = _camera_changes_midgame(focused)
     assert bounceouts(events) == []
     assert len(takeouts(events)) == 1
     found = darts(events)
