@@ -99,6 +99,8 @@ FLIGHT_HALF_SPAN_MM = 20.0  # how far a flight reaches beside its dart's axis
 MOVED_SPREAD = 0.25
 # ... and undoing the move leaves at most this share of the changed pixels (see _explains)
 MOVE_LEFT = 1 / 3
+MOVED_TILES = 4  # and at least this many tiles changed (a dart's change reaches fewer)
+TILES = 8 * 6  # the picture's tiles for the move test
 # A tile holds printed edges when at least this share of its pixels lie on one.
 EDGE_TILE_SHARE = 0.01
 # With fewer tiles holding printed edges than this, every tile counts.
@@ -464,7 +466,10 @@ class Detector:
         assert self.reference_small is not None
         edged = _edge_tiles(self.reference_small, self.small_threshold)
         spread = _tile_share(change[1], edged)
-        if spread < MOVED_SPREAD:
+        tiles = spread * (TILES if edged is None else int(np.count_nonzero(edged)))
+        if spread < MOVED_SPREAD or tiles < MOVED_TILES - 1e-6:
+            # A dart and its shadow change a few tiles: on a board with printed edges in few
+            # tiles that may be a quarter of them, and no move is worth looking for.
             return image, small, change
         grey = high_pass(raw)
         shift = self._estimate_shift(raw, grey)
