@@ -20,7 +20,11 @@ TURN_PX = 0.15
 
 def high_pass(image: np.ndarray) -> np.ndarray:
     """Grey picture without its smooth shading (light), for aligning two photos."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return high_pass_grey(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32))
+
+
+def high_pass_grey(grey: np.ndarray) -> np.ndarray:
+    """A grey picture (float32) without its smooth shading (light)."""
     return grey - cv2.GaussianBlur(grey, (0, 0), 6)
 
 

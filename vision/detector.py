@@ -25,6 +25,7 @@ from vision.align import (
     apart_px,
     half,
     high_pass,
+    high_pass_grey,
     refine_homography,
     shift_back,
     shift_matrix,
@@ -100,7 +101,7 @@ MOVED_SPREAD = 0.25
 # ... and undoing the move leaves at most this share of the changed pixels (see _explains)
 MOVE_LEFT = 1 / 3
 MOVED_TILES = 4  # and at least this many tiles changed (a dart's change reaches fewer)
-TILES = 8 * 6  # the picture's tiles for the move test
+TILE_GRID = (8, 6)  # the picture's tiles for the move test (columns, rows)
 # A tile holds printed edges when at least this share of its pixels lie on one.
 EDGE_TILE_SHARE = 0.01
 # With fewer tiles holding printed edges than this, every tile counts.
@@ -465,9 +466,9 @@ class Detector:
         change = self._changed_small(small)
         assert self.reference_small is not None
         edged = _edge_tiles(self.reference_small, self.small_threshold)
-        spread = _tile_share(change[1], edged)
-        tiles = spread * (TILES if edged is None else int(np.count_nonzero(edged)))
-        if spread < MOVED_SPREAD or tiles < MOVED_TILES - 1e-6:
+        hit, among = _tiles_hit(change[1], edged)
+        spread = hit / among
+        if spread < MOVED_SPREAD or hit < MOVED_TILES:
             # A dart and its shadow change a few tiles: on a board with printed edges in few
             # tiles that may be a quarter of them, and no move is worth looking for.
             return image, small, change
@@ -524,10 +525,7 @@ class Detector:
             for picture in (image, self.scene)
         )
 
-        def flat(grey: np.ndarray) -> np.ndarray:
-            return grey - cv2.GaussianBlur(grey, (0, 0), 6)
-
-        now, before = flat(now_grey), flat(before_grey)
+        now, before = high_pass_grey(now_grey), high_pass_grey(before_grey)
 
         def mismatch(a: np.ndarray, b: np.ndarray) -> float:
             inner = (slice(8, -8), slice(8, -8))  # clear of the window's blurred border
@@ -536,7 +534,7 @@ class Detector:
         best = (mismatch(now, before), 0.0)
         for sigma in FOCUS_SIGMAS_PX:
             for sign, a, b in ((1.0, before_grey, now), (-1.0, now_grey, before)):
-                score = mismatch(flat(cv2.GaussianBlur(a, (0, 0), sigma)), b)
+                score = mismatch(high_pass_grey(cv2.GaussianBlur(a, (0, 0), sigma)), b)
                 if score < best[0]:
                     best = (score, sign * sigma)
         sigma = best[1]
@@ -545,11 +543,7 @@ class Detector:
         stored = (self.reference, self.scene, self.reference_small, self.scene_small)
         soften = self._soften_px
         if sigma > 0:  # the camera sees blurrier now: so must the stored pictures
-            self.reference = cv2.GaussianBlur(self.reference, (0, 0), sigma)
-            self.scene = cv2.GaussianBlur(self.scene, (0, 0), sigma)
-            gate_width = self.config.gate_width
-            self.reference_small = downscale(self.reference, gate_width).astype(np.float32)
-            self.scene_small = downscale(self.scene, gate_width)
+            self._remake_stored(lambda picture: cv2.GaussianBlur(picture, (0, 0), sigma))
         else:  # sharper: every frame from now on is blurred to the stored pictures' focus
             self._soften_px = math.hypot(soften, sigma)
         moved, moved_small = self._in_reference_grid(raw, downscale(raw, self.config.gate_width))
@@ -580,10 +574,16 @@ class Detector:
             )
             return warp_back(seen, turn, picture) if turn is not None else shift_back(seen, shift)
 
+        self._remake_stored(through)
+
+    def _remake_stored(self, remade: Callable[[np.ndarray], np.ndarray]) -> None:
+        """The empty board and the last scene (and their small pictures) as ``remade``
+        makes them: as the camera now sees them."""
+        assert self.reference is not None and self.scene is not None
         gate_width = self.config.gate_width
-        self.reference = through(self.reference)
+        self.reference = remade(self.reference)
         self.reference_small = downscale(self.reference, gate_width).astype(np.float32)
-        self.scene = through(self.scene)
+        self.scene = remade(self.scene)
         self.scene_small = downscale(self.scene, gate_width)
 
     def _moves(
@@ -2091,13 +2091,19 @@ def _extent_px(
 __all__ = ["Detector", "DetectorConfig", "KnownDart", "robust_sigma"]
 
 
-def _tile_share(changed: np.ndarray, among: np.ndarray | None = None) -> float:
-    """The share of the picture's 8 x 6 tiles that hold a change; with ``among`` (8 x 6
-    bool), of those tiles only."""
-    tiles = cv2.resize(changed.astype(np.float32), (8, 6), interpolation=cv2.INTER_AREA) > 0
+def _tiles_hit(changed: np.ndarray, among: np.ndarray | None = None) -> tuple[int, int]:
+    """How many of the picture's tiles (``TILE_GRID``) hold a change, and of how many; with
+    ``among`` (a bool per tile), of those tiles only."""
+    tiles = cv2.resize(changed.astype(np.float32), TILE_GRID, interpolation=cv2.INTER_AREA) > 0
     if among is None:
-        return float(np.count_nonzero(tiles)) / tiles.size
-    return float(np.count_nonzero(tiles & among)) / max(1, int(np.count_nonzero(among)))
+        return int(np.count_nonzero(tiles)), tiles.size
+    return int(np.count_nonzero(tiles & among)), max(1, int(np.count_nonzero(among)))
+
+
+def _tile_share(changed: np.ndarray, among: np.ndarray | None = None) -> float:
+    """The share of the picture's tiles that hold a change (see ``_tiles_hit``)."""
+    hit, of = _tiles_hit(changed, among)
+    return hit / of
 
 
 def _explains(
@@ -2124,7 +2130,7 @@ def _edge_tiles(reference_small: np.ndarray, threshold: float) -> np.ndarray | N
         cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     )
     edges = (slope / 8.0 > threshold).astype(np.float32)  # Sobel's 3x3 sums 8 px of slope
-    tiles = cv2.resize(edges, (8, 6), interpolation=cv2.INTER_AREA) > EDGE_TILE_SHARE
+    tiles = cv2.resize(edges, TILE_GRID, interpolation=cv2.INTER_AREA) > EDGE_TILE_SHARE
     return tiles if np.count_nonzero(tiles) >= MIN_EDGE_TILES else None
 
 

@@ -34,6 +34,8 @@ DEMO_SETUP = CameraSetup(
     hfov_deg=65.0,
     dist_coeffs=(-0.12, 0.03, 0.0, 0.0, 0.0),
 )
+# the demo's one player's skin and sleeve (BGR), for hands and a body in front
+SKIN, SLEEVE = (150, 175, 215), (60, 60, 140)
 
 
 @dataclass(frozen=True)
@@ -125,9 +127,7 @@ class LiveSimSource:
     def stand_in_front(self, standing: bool = True) -> None:
         """Somebody stands between the camera and the board (``standing``), or steps aside."""
         w, h = self.camera.image_size
-        body = Hand(
-            (w * 0.5, h * 0.6), (w * 0.5, h + 100.0), w * 0.35, (150, 175, 215), (60, 60, 140), True
-        )
+        body = Hand((w * 0.5, h * 0.6), (w * 0.5, h + 100.0), w * 0.35, SKIN, SLEEVE, body=True)
         with self._lock:
             self._standing = body if standing else None
 
@@ -190,6 +190,4 @@ class LiveSimSource:
     def _hand_at(self, arm: tuple[tuple[float, float], tuple[float, float]], step: float) -> Hand:
         (rx, ry), (ox, oy) = arm
         reach = (ox + (rx - ox) * step, oy + (ry - oy) * step)
-        return Hand(
-            reach=reach, origin=(ox, oy), width_px=60.0, skin=(150, 175, 215), sleeve=(60, 60, 140)
-        )
+        return Hand(reach=reach, origin=(ox, oy), width_px=60.0, skin=SKIN, sleeve=SLEEVE)
