@@ -1067,11 +1067,8 @@ def test_board_turned_askew_between_throws_keeps_darts_and_takeouts_coming(degre
     events = []
     for name, timestamp, image in session:
         events.extend((name, e) for e in detector.process(Frame(image, timestamp, name)))
-    assert len(takeouts(events)) == 1
-    found = darts(events)
-    assert len(found) == 4
-    for event, thrown in zip(found, session.truth["darts"], strict=True):
-        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 3
+    assert len(session.truth["darts"]) == 4
+    _takeout_and_darts_counted(session, events, within_mm=3)
     # the far corner of the board moved by about its distance from the pivot times the turn
     corners = session.calibration.board_to_image(
         np.array(
@@ -1114,6 +1111,16 @@ def _camera_changes_midgame(transform, quiet_frames: int = 10):
     return session, events
 
 
+def _takeout_and_darts_counted(session, events, within_mm: float) -> None:
+    """The one takeout reported, and every dart thrown, each within ``within_mm`` of where
+    it landed."""
+    assert len(takeouts(events)) == 1
+    found = darts(events)
+    assert len(found) == len(session.truth["darts"])
+    for event, thrown in zip(found, session.truth["darts"], strict=True):
+        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < within_mm
+
+
 def test_a_camera_whose_noise_goes_up_keeps_finding_darts_and_takeouts():
     """A webcam or phone raises its gain as the room gets darker, and its pictures get
     noisier: the motion gate must not take that noise for motion that never ends, and the
@@ -1126,11 +1133,7 @@ def test_a_camera_whose_noise_goes_up_keeps_finding_darts_and_takeouts():
         return np.clip(image + rng.normal(0.0, 6.0, image.shape), 0, 255).astype(np.uint8)
 
     session, events = _camera_changes_midgame(noisier, quiet_frames=30)
-    assert len(takeouts(events)) == 1
-    found = darts(events)
-    assert len(found) == 3
-    for event, thrown in zip(found, session.truth["darts"], strict=True):
-        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 3
+    _takeout_and_darts_counted(session, events, within_mm=3)
 
 
 @pytest.mark.parametrize("exposure", [1.4, 0.6], ids=["brighter, whites clipped", "darker"])
@@ -1145,13 +1148,9 @@ def test_a_camera_that_sets_its_exposure_anew_mid_game_makes_no_dart_or_bounce_o
 
     session, events = _camera_changes_midgame(exposed)
     assert bounceouts(events) == []
-    assert len(takeouts(events)) == 1
-    found = darts(events)
-    assert len(found) == 3
     # each where its dart landed (whites clipped to the point's own brightness can hide the
     # end of a pale point: the tip's accuracy there is the benchmark's business)
-    for event, thrown in zip(found, session.truth["darts"], strict=True):
-        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 12
+    _takeout_and_darts_counted(session, events, within_mm=12)
 
 
 @pytest.mark.parametrize("before, after", [(0.0, 1.0), (1.0, 0.0)], ids=["blurrier", "sharper"])
@@ -1167,11 +1166,7 @@ def test_a_camera_that_focuses_anew_mid_game_makes_no_dart_and_keeps_counting(be
 
     session, events = _camera_changes_midgame(focused)
     assert bounceouts(events) == []
-    assert len(takeouts(events)) == 1
-    found = darts(events)
-    assert len(found) == 3
-    for event, thrown in zip(found, session.truth["darts"], strict=True):
-        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 3
+    _takeout_and_darts_counted(session, events, within_mm=3)
 
 
 def test_a_knock_at_a_takeout_is_followed_on_a_board_with_few_tiles_of_printed_edges():
