@@ -1028,29 +1028,42 @@ def _before_widening(
         return None  # the line is broken up: no width profile to read a waist from
     under = board[first : end + 1]
     dark = (now - board)[first : end + 1] <= -tau
+    # The cheap tests of what lies past a sample first, from counts of the rest of the line
+    # (the width tests take medians, and this runs for every sample of every walk).
+    unread_after = _counts_after(np.isnan(seg))
+    dark_after = _counts_after(dark)
     for c in range(span, len(seg) - run):
+        rest = len(seg) - c - 1
+        if unread_after[c] / rest > SHADOW_AFTER_OTHER:
+            continue
+        if dark_after[c] / rest < 1 - SHADOW_AFTER_OTHER:
+            continue
         point = seg[c - span + 1 : c + 1]
         if np.isnan(point).all():
             continue
-        waist = float(np.nanmedian(point))
         # Not where the board under the line changes (by a clear change, twice ``tau``):
         # there the contrast and the width of the point's change change too.
         if np.abs(under[c - span + 1 : c + run + 1] - under[c]).max() > 2 * tau:
             continue
-        stretch = slice(c + 1, len(seg))
-        after = seg[stretch]
-        if np.isnan(after).mean() > SHADOW_AFTER_OTHER:
+        waist = float(np.nanmedian(point))
+        # the scatter of the widths is never below the reading's resolution, and a wider
+        # scatter only makes a widening harder to see: test with the least one first
+        if not _widening(seg[c + 1 :], waist, WIDTH_READ_PX, step):
             continue
         gap = _width_noise(seg[: c + 1])
-        if not _widening(after, waist, gap, step):
-            continue
-        if dark[stretch].mean() < 1 - SHADOW_AFTER_OTHER:
+        if not _widening(seg[c + 1 :], waist, gap, step):
             continue
         # the last samples as narrow as the point are still the point (or its sharp end)
         while c + 1 < len(seg) and not seg[c + 1] >= waist + gap / 2:
             c += 1
         return first + c
     return None
+
+
+def _counts_after(flags: np.ndarray) -> np.ndarray:
+    """For every index i: how many of ``flags[i + 1 :]`` are set."""
+    total = np.cumsum(flags[::-1])[::-1]
+    return np.append(total[1:], 0)
 
 
 def _widening(widths: np.ndarray, waist: float, gap: float, step: float) -> bool:
