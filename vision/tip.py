@@ -2,7 +2,8 @@
 
 Geometry, not appearance. Any camera sees a dart as a straight line (point, barrel, shaft)
 ending in a wide tuft (the flights), and the tail is on the side of the tip that the board's
-normal points to in the image (``tail_hint``, from the calibration). So:
+normal points to in the image (``tail_hint``, from the calibration), unless the dart leans
+further towards the camera than the camera's own ray (only in nearly frontal views). So:
 
 1. the axis is the line that collects most change evidence (a weighted RANSAC over the
    changed pixels; shadows, which only darken the board, are left out), refined by a robust
@@ -61,6 +62,11 @@ PAIRED_MM = 2.5
 # along it (a cross reaches about as far; a straight bar reaches its width over its length).
 CROSS_RATIO = 0.5
 ROOM_SIDE = 0.0  # cosine: the flights lie on the room side of the point (calibration)
+# A body on the room side of its flights: a barrel (about this thick) runs out of the tuft at
+# least this much thicker than what lies across from it, and the dart leans at most so far.
+BARREL_MM = 7.0
+UNPAIRED_BARREL_MM = 1.5
+BEYOND_RAY_LEAN_DEG = 25.0
 # Shadow-like pixels (only darker, same colour) are a grey barrel or the dart's own shadow;
 # a ray along the shadow has hardly any pixels that changed colour, a barrel's has some.
 SHADOW_RAY_WEIGHT = 0.2
@@ -321,11 +327,30 @@ def _body_from_tuft(
                 continue
         if near_fitted[k]:
             return None  # the fitted line is the body
+        tip = center + directions[k] * reach[k]
         if tail_hint is not None and float(directions[k] @ tail_hint) > ROOM_SIDE:
-            continue  # the point would be on the room side of its own flights
+            # The point would be on the room side of its own flights: a dart shows so only
+            # when it leans further towards the camera than the camera's ray (a nearly
+            # frontal view). Then its barrel runs out of the tuft thicker than the wing seen
+            # edge-on across from it (that wing lies in the plane of the dart and the ray, so
+            # it always shows on the body's line), and a dart can lean so far.
+            back = (k + RAY_DIRECTIONS // 2) % RAY_DIRECTIONS
+            if (
+                lean is None
+                or _unpaired_width_mm(
+                    all_xs - center[0],
+                    all_ys - center[1],
+                    body[all_ys, all_xs],
+                    directions[k],
+                    (float(reach[k]), float(reach[back])),
+                    mm_per_px,
+                )
+                < UNPAIRED_BARREL_MM
+                or lean(tip, center) > BEYOND_RAY_LEAN_DEG
+            ):
+                continue
         if far_solid[k] < FAR_SOLID:
             continue  # ends in shadow-like pixels only: the dart's own shadow
-        tip = center + directions[k] * reach[k]
         if lean is None or lean(tip, center) <= MAX_LEAN_DEG:
             return _TuftReading(center, directions[k], float(reach[k]))
     if own_best * mm_per_px < PAIRED_MM:
@@ -337,6 +362,25 @@ def _body_from_tuft(
         # it: a wing of a cross whose partner is faint, or a flight seen edge-on, looks so.
         return _TuftReading(center, fitted, radius, keep_line=True)
     return None
+
+
+def _unpaired_width_mm(
+    px: np.ndarray,
+    py: np.ndarray,
+    solid: np.ndarray,
+    direction: np.ndarray,
+    reaches: tuple[float, float],
+    mm_per_px: float,
+) -> float:
+    """How much wider (mm, on average along the run) the ``solid`` pixels (px, py: from the
+    tuft's centre) within a barrel's width of the ray along ``direction`` are than those on
+    the opposite ray; each side counted over its own run (``reaches``, px)."""
+    along = px * direction[0] + py * direction[1]
+    across = py * direction[0] - px * direction[1]
+    near = solid & (np.abs(across) <= BARREL_MM / 2 / mm_per_px)
+    ahead = np.count_nonzero(near & (along >= 0) & (along <= reaches[0]))
+    behind = np.count_nonzero(near & (along < 0) & (along >= -reaches[1]))
+    return (ahead - behind) / max(reaches[0], 1.0) * mm_per_px
 
 
 def _shadow_offset(
