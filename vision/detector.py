@@ -1584,8 +1584,16 @@ class Detector:
         shadow_mm2 = (
             float(np.count_nonzero(its_shadow)) * mm * mm if its_shadow is not None else 0.0
         )
-        if not (cfg.min_dart_mm2 <= area_mm2 and area_mm2 - shadow_mm2 <= cfg.max_dart_mm2):
+        if area_mm2 - shadow_mm2 > cfg.max_dart_mm2:
             return False
+        if area_mm2 < cfg.min_dart_mm2:
+            # A dart seen along its own axis hides its barrel behind its flights, a cross of
+            # wings seen nearly edge-on: less than a barrel seen from its side, but ragged.
+            return (
+                area_mm2 >= END_ON_AREA_SHARE * cfg.min_dart_mm2
+                and length_mm >= cfg.min_dart_mm
+                and _solidity(group) < cfg.max_piece_solidity
+            )
         if length_mm >= cfg.long_dart_mm:
             return True
         if its_shadow is not None and _extent_px(its_shadow) * mm >= cfg.long_dart_mm:
@@ -1599,10 +1607,7 @@ class Detector:
             return True
         # A dart seen along its own axis is a cross of flights: ragged, unlike the round,
         # solid disc of a magnet.
-        ys, xs = np.nonzero(group)
-        hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32))
-        solidity = len(xs) / max(1.0, cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True))
-        return solidity < cfg.max_piece_solidity
+        return _solidity(group) < cfg.max_piece_solidity
 
     def _dart_event(self, name: str, fit: TipFit, offset: tuple[int, int]) -> DartEvent:
         u, v = fit.tip[0] + offset[0], fit.tip[1] + offset[1]
@@ -1633,6 +1638,8 @@ class Detector:
 
 # The flights stand out of the board towards the camera and look bigger than on it.
 JOIN_TUFT_MM = LOOK_TUFT_MM
+# A ragged blob (a cross of flights seen end-on) this share of a barrel's area may be a dart.
+END_ON_AREA_SHARE = 0.5
 # A break this long (px) along a dart's line ends its body.
 LINE_GAP_PX = 2
 # A point found this close to the region's edge (pixels) may go on past it.
@@ -2067,6 +2074,13 @@ def _reach_px(mask: np.ndarray, fit: TipFit) -> float:
     ys, xs = np.nonzero(mask)
     along, _across = axis_coordinates(xs, ys, fit.tip, fit.axis)
     return float(along.max()) if len(xs) else 0.0
+
+
+def _solidity(group: np.ndarray) -> float:
+    """How much of its convex hull (with half its outline, for thin shapes) a blob fills."""
+    ys, xs = np.nonzero(group)
+    hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32))
+    return len(xs) / max(1.0, cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True))
 
 
 def _extent_px(

@@ -140,6 +140,29 @@ def test_darts_in_a_nearly_frontal_bench_session_are_not_put_on_a_wing():
     assert max(_errors(found, thrown)) <= 2.5
 
 
+def test_a_dart_pointing_at_a_nearly_frontal_camera_is_found_by_its_small_cross():
+    """Bench session 1007 on the classic board (camera 13 degrees off the normal): a dart
+    pointing nearly at the camera shows only its flights, a cross of wings seen almost
+    edge-on, smaller than a barrel seen from its side. It was not reported at all."""
+    import boards
+    from vision.sim.scenario import random_session
+
+    session = random_session(boards.load("classic"), 1007)
+    thrown = next(d for d in session.truth["darts"] if d["frame"] == 104)
+    detector = Detector(session.board, session.calibration)
+    events = []
+    for index, (name, timestamp, image) in enumerate(session):
+        if index > thrown["frame"] + 12:
+            break
+        if index >= thrown["frame"]:
+            events.extend((index, e) for e in detector.process(Frame(image, timestamp, name)))
+        else:
+            detector.process(Frame(image, timestamp, name))
+    found = darts(events)
+    assert len(found) == 1
+    assert _honest(found, [thrown], close_mm=2.5) == []
+
+
 def _cross_scene(body: bool, widening: bool = True) -> tuple[TipFit, np.ndarray, np.ndarray]:
     """A long shadow running down from (60, 40), and the dart's own thin pixels there: a
     cross of flights centred on the shadow's start, or (``body``) a bar reaching out from
