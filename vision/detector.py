@@ -1028,7 +1028,11 @@ class Detector:
                 return self.dart_geometry.best_angle(a + offset, b + offset, LEAN_SPAN_MM)
 
             images = (evidence, (occluders, bodies), shadow, roi, scene, luma)
-            tests = (end_test, lean)
+
+            def point_reach(a, direction, offset=offset, mm=mm):
+                return self._longest_point_px(a + offset, direction, mm)
+
+            tests = (end_test, lean, point_reach)
             fit = self._fit(images, group, t, hint, tests, mm)
             if fit is None:
                 continue
@@ -1249,7 +1253,7 @@ class Detector:
         its small distances (the point's width, the look beside it, gaps) are in pixels.
         ``tests``: the 3D end test and lean test (pixels); ``mm``: mm per pixel at the blob."""
         evidence, (occluders, bodies), shadow, roi, scene, luma = images
-        end_test, lean = tests
+        end_test, lean, point_reach = tests
         f = self._canonical
         if f == 1:
             return fit_tip(
@@ -1265,6 +1269,7 @@ class Detector:
                 mm_per_px=mm,
                 lean=lean,
                 bodies=bodies,
+                point_reach=point_reach,
             )
         h, w = (evidence.shape[0] // f) * f, (evidence.shape[1] // f) * f
         size = (w // f, h // f)
@@ -1291,6 +1296,7 @@ class Detector:
             mm_per_px=mm * f,
             lean=lambda a, b: lean(full(a), full(b)),
             bodies=mask(bodies),
+            point_reach=lambda a, direction: point_reach(full(a), direction) / f,
         )
         if fit is None:
             return None
@@ -1455,10 +1461,19 @@ class Detector:
 
         def reach() -> float:
             tip = np.array(fit.tip) + offset
-            along = self.dart_geometry.image_reach(tip, np.array(fit.axis), POINT_MM, fit.length_px)
-            return max(along, POINT_MM / mm)
+            return self._longest_point_px(tip, np.array(fit.axis), mm, fit.length_px)
 
         return reach
+
+    def _longest_point_px(
+        self, tip: np.ndarray, direction: np.ndarray, mm: float, most_px: float | None = None
+    ) -> float:
+        """How long (px) the longest point can look from the picture's pixel ``tip`` along the
+        image ``direction`` (unit): from the camera pose, and no shorter than the board's
+        scale there (``mm`` per pixel) says; looked for up to ``most_px`` (four such points)."""
+        most = 4 * POINT_MM / mm if most_px is None else most_px
+        along = self.dart_geometry.image_reach(tip, np.asarray(direction), POINT_MM, most)
+        return max(along, POINT_MM / mm)
 
     def _where_it_stayed(
         self,

@@ -92,6 +92,9 @@ LUMA_BGR = np.array([0.114, 0.587, 0.299])
 # The tip walk looks this far past the blob's end (a point and the start of its shadow, at
 # about a pixel per millimetre), and further only while the dart's change goes on.
 WALK_REACH_PX = 40.0
+# A run past the blob's end longer than a point can look is the dart's own shadow when more
+# than this share of it is only darker, in the board's colour.
+SHADOW_ALONG = 0.5
 MAX_WALK_REACH_PX = 160.0
 
 # lean(tip, tail) (pixels): the smallest angle to the board's normal (degrees) a dart with
@@ -475,6 +478,7 @@ def fit_tip(
     mm_per_px: float | None = None,
     lean: Lean | None = None,
     bodies: np.ndarray | None = None,
+    point_reach: Callable[[np.ndarray, np.ndarray], float] | None = None,
 ) -> TipFit | None:
     """Fit the tip of the one dart in ``mask`` (bool) using ``evidence`` (float32: how much
     each pixel changed, as a new object). ``occluders`` marks pixels of earlier objects that
@@ -486,7 +490,8 @@ def fit_tip(
     compressed video keeps colour at half resolution); ``mm_per_px`` the scale on the board
     there (without it, a dart seen along its axis is not looked for); ``lean`` the 3D test
     of a body found from the flights (see ``Lean``); ``bodies`` the part of ``occluders``
-    that is not an earlier object's shadow."""
+    that is not an earlier object's shadow; ``point_reach(a, direction)`` how long (px) the
+    longest point can look from ``a`` along the image ``direction``."""
     body = mask
     without = None
     if shadow is not None:
@@ -606,6 +611,7 @@ def fit_tip(
         occluders,
         colors,
         bodies,
+        longest_point=None if point_reach is None else point_reach(center + axis * t_end, -axis),
     )
     if level > 0 and hidden == 0 and shadow is not None:
         tip_s = _shadow_apex(
@@ -756,12 +762,14 @@ def _walk(
     colors: tuple[np.ndarray, np.ndarray] | None = None,
     bodies: np.ndarray | None = None,
     reach: float = WALK_REACH_PX,
+    longest_point: float | None = None,
 ) -> tuple[float, float, float]:
     """Matched filter along the axis, outwards from inside the blob: (tip s, level, length of
     the stretch hidden behind an earlier object, 0 if none). ``occluders``: earlier objects and
     their shadows; ``bodies``: the part of them that is not shadow-like. The search runs
     ``reach`` px past the blob's end; if the dart's change still goes on there (the blob
-    ended inside the barrel: a piece of it was cut off), it is made again twice as far."""
+    ended inside the barrel: a piece of it was cut off), it is made again twice as far.
+    ``longest_point``: how long (px) the longest point can look from the blob's end."""
     step = 0.25
     s = np.arange(t_end + 10.0, t_end - reach, -step)
     perp = np.array([-axis[1], axis[0]])
@@ -924,8 +932,27 @@ def _walk(
             break
     if end >= limit - 1 and not at_edge and reach < MAX_WALK_REACH_PX:
         return _walk(
-            full_evidence, center, axis, t_end, threshold, occluders, colors, bodies, 2 * reach
+            full_evidence,
+            center,
+            axis,
+            t_end,
+            threshold,
+            occluders,
+            colors,
+            bodies,
+            2 * reach,
+            longest_point,
         )
+    past = slice(int(np.argmax(s <= t_end)), end + 1)  # from the blob's end on
+    if (
+        longest_point is not None
+        and not occluded
+        and t_end - s[end] > longest_point
+        and float(shadowy[past].mean()) > SHADOW_ALONG
+    ):
+        # Longer past the blob than any point can look, and mostly only darker in the board's
+        # colour: the dart's own shadow on its line. The point ended inside the blob.
+        return t_end, 0.0, 0.0
     # The brightness on the axis now and of the board under it before: the point is opaque,
     # so where the board under its end changes colour its change to the board changes too.
     lumas = None

@@ -163,6 +163,26 @@ def test_a_dart_pointing_at_a_nearly_frontal_camera_is_found_by_its_small_cross(
     assert _honest(found, [thrown], close_mm=2.5) == []
 
 
+def test_a_dart_whose_shadow_runs_on_along_its_line_is_not_put_out_in_the_shadow():
+    """Bench session 1 on Dart Wars (a lamp behind the camera): the dart's shadow runs on
+    past its point along the dart's own line, longer than any point can look there. The tip
+    was put 39 px (50 mm) out in the shadow: a phantom, and the dart missed."""
+    import boards
+    from vision.sim.scenario import random_session
+
+    session = random_session(boards.load("dartwars"), 1)
+    thrown = next(d for d in session.truth["darts"] if d["frame"] == 33)
+    detector = Detector(session.board, session.calibration)
+    events = []
+    for index, (name, timestamp, image) in enumerate(session):
+        if index > thrown["frame"] + 12:
+            break
+        events.extend((index, e) for e in detector.process(Frame(image, timestamp, name)))
+    found = [e for index, e in events if index >= thrown["frame"] and isinstance(e, DartEvent)]
+    assert len(found) == 1
+    assert _honest(found, [thrown], close_mm=5.0) == []
+
+
 def _cross_scene(body: bool, widening: bool = True) -> tuple[TipFit, np.ndarray, np.ndarray]:
     """A long shadow running down from (60, 40), and the dart's own thin pixels there: a
     cross of flights centred on the shadow's start, or (``body``) a bar reaching out from
