@@ -121,21 +121,28 @@ def test_a_dart_leaning_beyond_the_cameras_ray_in_a_frontal_view_keeps_its_point
         assert _errors(found, session.truth["darts"])[0] <= 2.5, seed
 
 
-def test_darts_in_a_nearly_frontal_bench_session_are_not_put_on_a_wing():
-    """Bench session 4001 on the classic board (camera 13 degrees off the normal): two darts
-    leaning beyond the camera's ray were put on a wing of their flights, 24 and 42 mm off."""
+def _bench_session_until(board_id: str, session_seed: int, last_frame: int):
+    """One session of ``oche bench vision`` replayed through a fresh detector up to
+    ``last_frame``: (session, detector, [(frame index, event), ...])."""
     import boards
     from vision.sim.scenario import random_session
 
-    session = random_session(boards.load("classic"), 4001)
-    thrown = [d for d in session.truth["darts"] if not d["bounce"]][:2]
+    session = random_session(boards.load(board_id), session_seed)
     detector = Detector(session.board, session.calibration)
     events = []
     for index, (name, timestamp, image) in enumerate(session):
-        if index > thrown[-1]["frame"] + 12:
+        if index > last_frame:
             break
         events.extend((index, e) for e in detector.process(Frame(image, timestamp, name)))
-    found = darts(events)
+    return session, detector, events
+
+
+def test_darts_in_a_nearly_frontal_bench_session_are_not_put_on_a_wing():
+    """Bench session 4001 on the classic board (camera 13 degrees off the normal): two darts
+    leaning beyond the camera's ray were put on a wing of their flights, 24 and 42 mm off."""
+    session, _, events = _bench_session_until("classic", 4001, 29 + 12)
+    thrown = [d for d in session.truth["darts"] if d["frame"] in (17, 29)]
+    found = darts([(index, e) for index, e in events if index >= 17])
     assert len(found) == 2
     assert max(_errors(found, thrown)) <= 2.5
 
@@ -144,21 +151,9 @@ def test_a_dart_pointing_at_a_nearly_frontal_camera_is_found_by_its_small_cross(
     """Bench session 1007 on the classic board (camera 13 degrees off the normal): a dart
     pointing nearly at the camera shows only its flights, a cross of wings seen almost
     edge-on, smaller than a barrel seen from its side. It was not reported at all."""
-    import boards
-    from vision.sim.scenario import random_session
-
-    session = random_session(boards.load("classic"), 1007)
+    session, _, events = _bench_session_until("classic", 1007, 104 + 12)
     thrown = next(d for d in session.truth["darts"] if d["frame"] == 104)
-    detector = Detector(session.board, session.calibration)
-    events = []
-    for index, (name, timestamp, image) in enumerate(session):
-        if index > thrown["frame"] + 12:
-            break
-        if index >= thrown["frame"]:
-            events.extend((index, e) for e in detector.process(Frame(image, timestamp, name)))
-        else:
-            detector.process(Frame(image, timestamp, name))
-    found = darts(events)
+    found = darts([(index, e) for index, e in events if index >= thrown["frame"]])
     assert len(found) == 1
     assert _honest(found, [thrown], close_mm=2.5) == []
 
@@ -167,18 +162,9 @@ def test_a_dart_whose_shadow_runs_on_along_its_line_is_not_put_out_in_the_shadow
     """Bench session 1 on Dart Wars (a lamp behind the camera): the dart's shadow runs on
     past its point along the dart's own line, longer than any point can look there. The tip
     was put 39 px (50 mm) out in the shadow: a phantom, and the dart missed."""
-    import boards
-    from vision.sim.scenario import random_session
-
-    session = random_session(boards.load("dartwars"), 1)
+    session, _, events = _bench_session_until("dartwars", 1, 33 + 12)
     thrown = next(d for d in session.truth["darts"] if d["frame"] == 33)
-    detector = Detector(session.board, session.calibration)
-    events = []
-    for index, (name, timestamp, image) in enumerate(session):
-        if index > thrown["frame"] + 12:
-            break
-        events.extend((index, e) for e in detector.process(Frame(image, timestamp, name)))
-    found = [e for index, e in events if index >= thrown["frame"] and isinstance(e, DartEvent)]
+    found = darts([(index, e) for index, e in events if index >= thrown["frame"]])
     assert len(found) == 1
     assert _honest(found, [thrown], close_mm=5.0) == []
 
