@@ -113,6 +113,7 @@ STAYED_SHARE = 0.3
 # photo, which also holds every faint change around: most of such a blob must lie in it.
 PHOTO_STAYED_SHARE = 0.5
 MAX_FALLING_PIECES = 2  # dart-like pieces of one frame that may be one dart
+BORDER_SMALL_PX = 2  # a blob this close to the small picture's border comes from outside it
 # Blurs (Gaussian sigma, px) tried when the camera may have focused anew.
 FOCUS_SIGMAS_PX = (0.5, 0.75, 1.0, 1.4, 2.0)
 FOCUS_WINDOW_PX = 384  # side of the square on the board's middle they are compared in
@@ -775,7 +776,10 @@ class Detector:
             area_mm2 = area * mm * mm
             if area_mm2 > self.config.max_dart_mm2:
                 return None  # a person: the pieces of a body or an arm look dart-like
-            if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+            # within a pixel or two of the border counts as reaching it: a camera's or lens
+            # correction's edge columns may not show what is there
+            edge = BORDER_SMALL_PX
+            if x <= edge or y <= edge or x + bw >= w - edge or y + bh >= h - edge:
                 if area_mm2 >= self.config.min_dart_mm2:
                     return None  # an arm from outside the picture, and pieces of it
                 continue

@@ -169,6 +169,18 @@ def test_a_dart_whose_shadow_runs_on_along_its_line_is_not_put_out_in_the_shadow
     assert _honest(found, [thrown], close_mm=5.0) == []
 
 
+def test_a_hand_reaching_in_and_out_the_same_way_is_no_bounce_out():
+    """Bench session 1071 on the classic board: a hand reaches in from the picture's right
+    edge and leaves the same way, its first and last frames alike. The arm's blob ended a
+    pixel short of the picture's border (the small picture's edge column showed the wall),
+    so it passed for a dart that stayed a moment, and the settle with nothing new was
+    reported as a bounce-out: a dart the player never threw would have counted."""
+    session, _, events = _bench_session_until("classic", 1071, 175)
+    reach_in = next(i for i in range(156, 176) if session.frames[i].hand is not None)
+    after = [e for index, e in events if index > reach_in]
+    assert not any(isinstance(e, BounceoutEvent) for e in after)
+
+
 def _cross_scene(body: bool, widening: bool = True) -> tuple[TipFit, np.ndarray, np.ndarray]:
     """A long shadow running down from (60, 40), and the dart's own thin pixels there: a
     cross of flights centred on the shadow's start, or (``body``) a bar reaching out from
