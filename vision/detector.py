@@ -1255,7 +1255,8 @@ class Detector:
     def _fit(self, images, group: np.ndarray, t: float, hint, tests, mm: float) -> TipFit | None:
         """``fit_tip`` at about one pixel per millimetre, whatever the camera's resolution:
         its small distances (the point's width, the look beside it, gaps) are in pixels.
-        ``tests``: the 3D end test and lean test (pixels); ``mm``: mm per pixel at the blob."""
+        ``tests``: the 3D end test, the lean test and how long the longest point can look
+        (pixels); ``mm``: mm per pixel at the blob."""
         evidence, (occluders, bodies), shadow, roi, scene, luma = images
         end_test, lean, point_reach = tests
         f = self._canonical

@@ -334,9 +334,9 @@ def _body_from_tuft(
         if tail_hint is not None and float(directions[k] @ tail_hint) > ROOM_SIDE:
             # The point would be on the room side of its own flights: a dart shows so only
             # when it leans further towards the camera than the camera's ray (a nearly
-            # frontal view). Then its barrel runs out of the tuft thicker than the wing seen
-            # edge-on across from it (that wing lies in the plane of the dart and the ray, so
-            # it always shows on the body's line), and a dart can lean so far.
+            # frontal view). Then its barrel runs out of the tuft thicker than a wing seen
+            # edge-on across from it (such a wing lies in the plane of the dart and the ray,
+            # so it shows on the body's line), and a dart can lean so far.
             back = (k + RAY_DIRECTIONS // 2) % RAY_DIRECTIONS
             if (
                 lean is None
