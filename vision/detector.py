@@ -114,6 +114,9 @@ STAYED_SHARE = 0.3
 PHOTO_STAYED_SHARE = 0.5
 MAX_FALLING_PIECES = 2  # dart-like pieces of one frame that may be one dart
 BORDER_SMALL_PX = 2  # a blob this close to the small picture's border comes from outside it
+# A settle whose region holds more pieces of change than this changed all over: a dart, its
+# shadows and specks make at most about 15 in video and 60 in photos (bench seed 1).
+MAX_PIECES = 150
 # Blurs (Gaussian sigma, px) tried when the camera may have focused anew.
 FOCUS_SIGMAS_PX = (0.5, 0.75, 1.0, 1.4, 2.0)
 FOCUS_WINDOW_PX = 384  # side of the square on the board's middle they are compared in
@@ -217,6 +220,7 @@ class Detector:
         # of the board, which is no dart (a person; or the board or camera moved further
         # than can be followed): None while the board is seen. Nothing is found meanwhile.
         self.blocked_since: float | None = None
+        self._blocked_earlier: float | None = None  # blocked_since before this settle
         self._timestamp = 0.0
         self._quiet_frame: np.ndarray | None = None  # the last still frame of a motion
         self._measured_at_sigma: float | None = None  # the gate's noise when it was measured
@@ -838,6 +842,7 @@ class Detector:
         cfg = self.config
         self.last_regions = []
         blocked_since, self.blocked_since = self.blocked_since, None
+        self._blocked_earlier = blocked_since
         gain_s, changed = change
         gain_r = gain_field(small, self.reference_small.astype(np.uint8), 31)
         f = small.astype(np.float32)
@@ -864,7 +869,7 @@ class Detector:
             _count, _labels, stats, _ = cv2.connectedComponentsWithStats(novel.astype(np.uint8), 8)
             biggest = int(stats[1:, cv2.CC_STAT_AREA].max())
             if biggest * mm_small * mm_small > cfg.max_dart_mm2 * 1.5:
-                self.blocked_since = self._timestamp if blocked_since is None else blocked_since
+                self._still_blocked()
                 return []
         # Region of interest at full resolution around every change.
         ys, xs = np.nonzero(changed)
@@ -988,6 +993,13 @@ class Detector:
         # blobs fitted but taken for no dart: (fit, blob, mm per px, slenderness)
         leftovers: list[tuple[TipFit, np.ndarray, float, float]] = []
         groups = self._groups(new)
+        if groups is None:
+            # More pieces of change than a dart and its shadows ever make: the picture
+            # changed all over in a way not followed (the camera moved or the light jumped).
+            # No dart from it: wait as for somebody in front, and the tablet is told if it
+            # lasts. (It also bounds the time a settle takes.)
+            self._still_blocked()
+            return []
         # Where each blob lies in the region: what is measured of a blob alone is measured
         # there (most blobs are small specks in a big region).
         spans = [_span(g) for g in groups]
@@ -1315,12 +1327,20 @@ class Detector:
             spread_px=fit.spread_px * f,
         )
 
-    def _groups(self, mask: np.ndarray) -> list[np.ndarray]:
-        """Blobs of new pixels, pieces of one dart (split by an earlier dart) put together."""
+    def _still_blocked(self) -> None:
+        """This settle saw something big and new again: blocked since the first of them."""
+        earlier = self._blocked_earlier
+        self.blocked_since = self._timestamp if earlier is None else earlier
+
+    def _groups(self, mask: np.ndarray) -> list[np.ndarray] | None:
+        """Blobs of new pixels, pieces of one dart (split by an earlier dart) put together;
+        None for more pieces than ``MAX_PIECES``."""
         _count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
         mm2 = self._mm_per_px**2
         order = [i for i in np.argsort(-stats[:, cv2.CC_STAT_AREA]) if i != 0]
         order = [i for i in order if stats[i, cv2.CC_STAT_AREA] * mm2 >= 6.0]
+        if len(order) > MAX_PIECES:
+            return None
         used: set[int] = set()
         groups = []
         gap_px = self.config.max_group_gap_mm / self._mm_per_px

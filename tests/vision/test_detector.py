@@ -1198,6 +1198,36 @@ def _takeout_and_darts_counted(session, events, within_mm: float) -> None:
         assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < within_mm
 
 
+def test_a_picture_changed_all_over_in_thousands_of_pieces_makes_no_dart():
+    """Something the detector does not follow changes the picture all over into thousands
+    of small pieces (here 4000 dark specks appear and stay): no piece is a dart. (Each piece
+    was fitted: 14 phantom darts in one settle, which took seconds.) The game goes on after
+    the takeout."""
+    rng = np.random.default_rng(3)
+    h, w = 720, 1280
+    specks = np.zeros((h, w), bool)
+    for x, y in zip(rng.integers(0, w - 3, 4000), rng.integers(0, h - 3, 4000), strict=True):
+        specks[y : y + 3, x : x + 3] = True
+
+    def speckled(image, changed):
+        if not changed:
+            return image
+        out = image.copy()
+        out[specks] = (out[specks] * 0.3).astype(np.uint8)
+        return out
+
+    session, events = _camera_changes_midgame(speckled)
+    thrown = session.truth["darts"]
+    for event in darts(events):
+        assert min(math.hypot(event.x_mm - t["x_mm"], event.y_mm - t["y_mm"]) for t in thrown) < 5
+    assert len(takeouts(events)) == 1
+    after_takeout = thrown[-1]
+    assert any(
+        math.hypot(e.x_mm - after_takeout["x_mm"], e.y_mm - after_takeout["y_mm"]) < 5
+        for e in darts(events)
+    )
+
+
 def test_a_camera_whose_noise_goes_up_keeps_finding_darts_and_takeouts():
     """A webcam or phone raises its gain as the room gets darker, and its pictures get
     noisier: the motion gate must not take that noise for motion that never ends, and the
