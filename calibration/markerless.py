@@ -359,6 +359,14 @@ def _working_copy(camera_gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return small, np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1]])
 
 
+def _require_agreement(correlation: float, what: str) -> None:
+    if correlation < MIN_CORRELATION:
+        raise CalibrationError(
+            f"{what} hardly agree (correlation {correlation:.2f}): the photo may show "
+            "another board or be too dark. Fix: check --board; use markers or --points"
+        )
+
+
 def calibrate_markerless(
     board: Board,
     image: np.ndarray,
@@ -375,15 +383,12 @@ def calibrate_markerless(
     rough, src, dst, kind = rough_view(camera_gray, reference)
     check_view(rough, (board.width_mm, board.height_mm), working_size)
     homography, correlation = refine_view(camera_gray, reference, rough)
-    if correlation < MIN_CORRELATION:
-        raise CalibrationError(
-            f"the artwork and the photo hardly agree (correlation {correlation:.2f}): the "
-            "photo may show another board or be too dark. Fix: check --board; use markers "
-            "or --points"
-        )
+    _require_agreement(correlation, "the artwork and the photo")
     homography, correlation, turn_note = _settle_turn(
         camera_gray, reference, board, homography, correlation
     )
+    # a view turned by the ring of numbers is refined again: it must agree as well
+    _require_agreement(correlation, "the artwork turned by its ring of numbers and the photo")
     res = np.linalg.norm(apply(homography, src) - dst, axis=1)
     agree = res <= AGREE_MM
     patches = patch_residuals(camera_gray, reference, homography)

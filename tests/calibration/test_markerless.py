@@ -111,6 +111,29 @@ def test_a_dartboard_view_found_turned_by_two_segments_is_turned_back_by_its_num
     assert any("turned by 288 degrees" in note for note in result.report.notes)
 
 
+def test_a_view_turned_by_its_numbers_must_still_agree_with_the_photo(monkeypatch):
+    # The turned view is refined again; when that refinement hardly agrees with the photo
+    # (forced here), the calibration is refused rather than kept with a bad view.
+    import calibration.markerless as markerless
+
+    real = markerless.refine_view
+    refined = []
+
+    def refine_view(*args, **kwargs):
+        homography, correlation = real(*args, **kwargs)
+        refined.append(correlation)
+        return homography, (correlation if len(refined) == 1 else 0.1)
+
+    monkeypatch.setattr(markerless, "refine_view", refine_view)
+    case = Case(
+        "classic", 51.9, 239.6, -11.0, -0.151, noise=3, light=0.25, jpeg=82, seed=2058539784
+    )
+    image, camera = view(replace(case, markers=False, style="dartboard"))
+    with pytest.raises(CalibrationError, match=r"turned by its ring of numbers.*hardly agree"):
+        calibrate_markerless(boards.load("classic"), image, true_lens(camera))
+    assert len(refined) == 2
+
+
 def test_a_phones_big_photo_is_matched_on_a_smaller_copy_and_reported_in_its_own_pixels():
     # A 12-megapixel photo took 23 s when matched at full size; a copy at most 2048 px wide
     # gives the same accuracy in a few seconds.
