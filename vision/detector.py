@@ -841,8 +841,7 @@ class Detector:
         assert self.scene_small is not None and self.reference_small is not None
         cfg = self.config
         self.last_regions = []
-        blocked_since, self.blocked_since = self.blocked_since, None
-        self._blocked_earlier = blocked_since
+        self._blocked_earlier, self.blocked_since = self.blocked_since, None
         gain_s, changed = change
         gain_r = gain_field(small, self.reference_small.astype(np.uint8), 31)
         f = small.astype(np.float32)

@@ -330,7 +330,7 @@ def _body_from_tuft(
                 continue
         if near_fitted[k]:
             return None  # the fitted line is the body
-        tip = center + directions[k] * reach[k]
+        most_lean = MAX_LEAN_DEG
         if tail_hint is not None and float(directions[k] @ tail_hint) > ROOM_SIDE:
             # The point would be on the room side of its own flights: a dart shows so only
             # when it leans further towards the camera than the camera's ray (a nearly
@@ -341,20 +341,20 @@ def _body_from_tuft(
             if (
                 lean is None
                 or _unpaired_width_mm(
-                    all_xs - center[0],
-                    all_ys - center[1],
-                    body[all_ys, all_xs],
+                    (all_xs, all_ys, body[all_ys, all_xs]),
+                    center,
                     directions[k],
                     (float(reach[k]), float(reach[back])),
                     mm_per_px,
                 )
                 < UNPAIRED_BARREL_MM
-                or lean(tip, center) > BEYOND_RAY_LEAN_DEG
             ):
                 continue
+            most_lean = BEYOND_RAY_LEAN_DEG
         if far_solid[k] < FAR_SOLID:
             continue  # ends in shadow-like pixels only: the dart's own shadow
-        if lean is None or lean(tip, center) <= MAX_LEAN_DEG:
+        tip = center + directions[k] * reach[k]
+        if lean is None or lean(tip, center) <= most_lean:
             return _TuftReading(center, directions[k], float(reach[k]))
     if own_best * mm_per_px < PAIRED_MM:
         # The fitted line runs out of the tuft as far on both sides: a pair of wings, and
@@ -368,18 +368,17 @@ def _body_from_tuft(
 
 
 def _unpaired_width_mm(
-    px: np.ndarray,
-    py: np.ndarray,
-    solid: np.ndarray,
+    pixels: tuple[np.ndarray, np.ndarray, np.ndarray],
+    center: np.ndarray,
     direction: np.ndarray,
     reaches: tuple[float, float],
     mm_per_px: float,
 ) -> float:
-    """How much wider (mm, on average along the run) the ``solid`` pixels (px, py: from the
-    tuft's centre) within a barrel's width of the ray along ``direction`` are than those on
-    the opposite ray; each side counted over its own run (``reaches``, px)."""
-    along = px * direction[0] + py * direction[1]
-    across = py * direction[0] - px * direction[1]
+    """How much wider (mm, on average along the run) the solid ones of ``pixels`` (xs, ys,
+    solid) within a barrel's width of the ray from ``center`` along ``direction`` are than
+    those on the opposite ray; each side counted over its own run (``reaches``, px)."""
+    xs, ys, solid = pixels
+    along, across = axis_coordinates(xs, ys, center, direction)
     near = solid & (np.abs(across) <= BARREL_MM / 2 / mm_per_px)
     ahead = np.count_nonzero(near & (along >= 0) & (along <= reaches[0]))
     behind = np.count_nonzero(near & (along < 0) & (along >= -reaches[1]))
