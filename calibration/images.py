@@ -1,5 +1,5 @@
-"""Reading camera images for calibration, a cheap sharpness measure for blur messages, and
-local contrast normalisation."""
+"""Reading camera images for calibration, a cheap sharpness measure for blur messages, local
+contrast normalisation and the shift between two pictures."""
 
 from __future__ import annotations
 
@@ -59,3 +59,14 @@ def normalised(image: np.ndarray, sigma: float = 10.0) -> np.ndarray:
     g = image.astype(np.float32)
     centred = g - cv2.GaussianBlur(g, (0, 0), sigma)
     return centred / (np.sqrt(cv2.GaussianBlur(centred * centred, (0, 0), sigma)) + 4.0)
+
+
+def phase_shift(
+    first: np.ndarray, second: np.ndarray, window: np.ndarray
+) -> tuple[tuple[float, float], float]:
+    """How far (px) ``second`` is moved against ``first`` by phase correlation under
+    ``window``, and the peak's strength (0-1). The pictures are left as they are:
+    ``cv2.phaseCorrelate`` multiplies its inputs by the window in place (OpenCV 4 and 5),
+    which would taper a picture kept for later, once more at every call."""
+    (dx, dy), response = cv2.phaseCorrelate(first * window, second * window)
+    return (float(dx), float(dy)), float(response)

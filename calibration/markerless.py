@@ -28,7 +28,7 @@ from boards.printing import render_png
 from boards.scene import build_scene
 from calibration.errors import CalibrationError
 from calibration.fit import Fit, apply, check_view, spread_fraction
-from calibration.images import blur_hint, gray, normalised, read_image
+from calibration.images import blur_hint, gray, normalised, phase_shift, read_image
 from calibration.lens import Lens, undistort_image
 from calibration.result import CalibrationResult, PointResidual, Report, make_calibration
 from calibration.turn import best_turn, look_alike_turns, numbers_ring, turn_scores, turned
@@ -276,10 +276,14 @@ PATCH_PX = 64
 
 
 def patch_residuals(
-    camera_gray: np.ndarray, reference: Reference, homography: np.ndarray
+    camera_gray: np.ndarray,
+    reference: Reference,
+    homography: np.ndarray,
+    within: tuple[tuple[float, float], float] | None = None,
 ) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
     """How far the photo and the predicted artwork disagree, patch by patch: (patch centre
-    px, its board mm, misalignment in board mm) for each textured patch on the board."""
+    px, its board mm, misalignment in board mm) for each textured patch on the board; with
+    ``within`` (centre and radius, board mm), for the patches wholly inside that circle."""
     size = camera_gray.shape[1], camera_gray.shape[0]
     predicted = cv2.GaussianBlur(predict(reference, homography, size), (0, 0), 0.6)
     mask = predict_mask(reference, homography, size)
@@ -295,7 +299,9 @@ def patch_residuals(
             b = photo_n[y : y + PATCH_PX, x : x + PATCH_PX]
             if float(np.std(a)) < 0.35:  # too plain to measure a shift
                 continue
-            (dx, dy), response = cv2.phaseCorrelate(a, b, window)
+            if within is not None and not _inside(homography, (x, y), within):
+                continue
+            (dx, dy), response = phase_shift(a, b, window)
             # A weak peak, or a big jump (a patch crossed by one straight line slides along
             # it), measures nothing.
             if response < 0.25 or np.hypot(dx, dy) > 6.0:
@@ -312,6 +318,28 @@ def patch_residuals(
                 )
             )
     return out
+
+
+def _inside(
+    homography: np.ndarray, corner: tuple[int, int], circle: tuple[tuple[float, float], float]
+) -> bool:
+    """Whether the patch at ``corner`` (px) lies wholly inside ``circle`` (board mm)."""
+    x, y = corner
+    square = np.array([[x, y], [x + PATCH_PX, y], [x, y + PATCH_PX], [x + PATCH_PX, y + PATCH_PX]])
+    (cx, cy), radius = circle
+    mm = apply(homography, square.astype(np.float64))
+    return bool(np.all(np.hypot(mm[:, 0] - cx, mm[:, 1] - cy) <= radius))
+
+
+def _same_on_every_board(board: Board) -> tuple[tuple[float, float], float] | None:
+    """The part of the board's artwork that a real board shows too (centre and radius, board
+    mm): on a bought steel-tip dartboard only the scoring area, since every maker paints its
+    own ring of numbers (font, size, place); None for a printed board, our artwork
+    throughout."""
+    if not look_alike_turns(board):
+        return None
+    centre, inner, _outer = numbers_ring(board)
+    return centre, inner
 
 
 def _settle_turn(
@@ -391,7 +419,7 @@ def calibrate_markerless(
     _require_agreement(correlation, "the artwork turned by its ring of numbers and the photo")
     res = np.linalg.norm(apply(homography, src) - dst, axis=1)
     agree = res <= AGREE_MM
-    patches = patch_residuals(camera_gray, reference, homography)
+    patches = patch_residuals(camera_gray, reference, homography, _same_on_every_board(board))
     homography = homography @ np.linalg.inv(to_full)
     homography /= homography[2, 2]
     check_view(homography, (board.width_mm, board.height_mm), (width, height))

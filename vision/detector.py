@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from boards.model import Board
+from calibration.images import phase_shift
 from calibration.model import Calibration
 from vision.align import (
     TURN_PX,
@@ -353,7 +354,7 @@ class Detector:
             self._window = cv2.createHanningWindow(self._reference_grey.shape[::-1], cv2.CV_32F)
         if grey is None:
             grey = high_pass(image)
-        (dx, dy), response = cv2.phaseCorrelate(self._reference_grey, grey, self._window)
+        (dx, dy), response = phase_shift(self._reference_grey, grey, self._window)
         if response < 0.1 or math.hypot(dx, dy) > 40:
             return None
         if math.hypot(dx, dy) < 0.03:

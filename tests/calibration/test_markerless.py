@@ -152,3 +152,17 @@ def test_a_phones_big_photo_is_matched_on_a_smaller_copy_and_reported_in_its_own
     said = np.array([p.board_mm for p in result.report.points])
     assert np.percentile(np.linalg.norm(where - said, axis=1), 90) < 1.0
     assert max(p.pixel[0] for p in result.report.points) > 2048  # the photo's own pixels
+
+
+def test_a_dartboard_painted_otherwise_reports_its_true_error_not_its_makers_numbers():
+    """Every maker paints his own ring of numbers; only the scoring area is the same on
+    every dartboard. The error the calibration reports is measured there, so it tells how
+    far off the view is, not how unlike our font the maker's is."""
+    from calibration.bench import dartboard_cases
+
+    board = boards.load("classic")
+    for case in dartboard_cases(np.random.default_rng(5), 3):
+        image, camera = view(case)
+        result = calibrate_markerless(board, image, true_lens(camera) if case.k1 else None)
+        rms, _worst = board_error_mm(result.calibration, camera, board)
+        assert abs(result.report.rms_mm - rms) < 0.3, (result.report.rms_mm, rms)
