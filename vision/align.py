@@ -13,9 +13,17 @@ import math
 import cv2
 import numpy as np
 
+from calibration.images import phase_shift
+
 # A homography that moves no corner of the board further than this (px) from the pure
 # shift is a shift: the shift's cheaper and exact path is kept.
 TURN_PX = 0.15
+# Shading smoother than this (Gaussian sigma, px of the camera's picture) is light, not print.
+SHADING_PX = 6.0
+# A shift further than this (px) is no camera touched or board knocked: another scene.
+MAX_SHIFT_PX = 40.0
+# Phase correlation alone is good to a few hundredths of a pixel below this shift (px).
+EXACT_SHIFT_PX = 0.03
 
 
 def high_pass(image: np.ndarray) -> np.ndarray:
@@ -23,9 +31,10 @@ def high_pass(image: np.ndarray) -> np.ndarray:
     return high_pass_grey(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32))
 
 
-def high_pass_grey(grey: np.ndarray) -> np.ndarray:
-    """A grey picture (float32) without its smooth shading (light)."""
-    return grey - cv2.GaussianBlur(grey, (0, 0), 6)
+def high_pass_grey(grey: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    """A grey picture (float32) without its smooth shading (light); ``scale``: how many
+    times smaller than the camera's picture it is."""
+    return grey - cv2.GaussianBlur(grey, (0, 0), SHADING_PX / scale)
 
 
 def half(image: np.ndarray) -> np.ndarray:
@@ -35,13 +44,55 @@ def half(image: np.ndarray) -> np.ndarray:
     )
 
 
+def measure_shift(
+    reference: np.ndarray, picture: np.ndarray, window: np.ndarray, scale: float = 1.0
+) -> tuple[float, float] | None:
+    """How far (px, times ``scale``: pictures made smaller by it) ``picture`` moved against
+    ``reference`` (both high-passed), or None if it cannot be told (a person in front, a
+    different scene)."""
+    (dx, dy), response = phase_shift(reference, picture, window)
+    if response < 0.1 or math.hypot(dx, dy) * scale > MAX_SHIFT_PX:
+        return None
+    if math.hypot(dx, dy) * scale < EXACT_SHIFT_PX:
+        # Phase correlation is good to a few hundredths here: whatever shift is left
+        # changes the sharpest printed edge by less than the change threshold, and the
+        # refinement below is most of the time this takes.
+        return dx * scale, dy * scale
+    dx, dy = refine_shift(reference, picture, (dx, dy))
+    return dx * scale, dy * scale
+
+
+def refine_shift(
+    reference: np.ndarray, picture: np.ndarray, start: tuple[float, float]
+) -> tuple[float, float]:
+    """A shift of ``picture`` against ``reference`` (high-passed, same size) refined from
+    ``start`` by ECC to a few hundredths of a pixel; ``start`` if ECC does not converge."""
+    warp = np.float32([[1, 0, start[0]], [0, 1, start[1]]])
+    try:
+        _, warp = cv2.findTransformECC(
+            reference,
+            picture,
+            warp,
+            cv2.MOTION_TRANSLATION,
+            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-5),
+            None,
+            3,
+        )
+    except cv2.error:
+        return start
+    return float(warp[0, 2]), float(warp[1, 2])
+
+
 def refine_homography(
-    reference_half: np.ndarray, photo_half: np.ndarray, shift: tuple[float, float]
+    reference_half: np.ndarray,
+    photo_half: np.ndarray,
+    shift: tuple[float, float],
+    scale: float = 2.0,
 ) -> np.ndarray | None:
     """The full-size homography taking empty-board pixels to this photo's (both pictures
-    high-passed and halved), starting from ``shift`` (full-size px). None if ECC does not
-    converge."""
-    to_half = np.diag([0.5, 0.5, 1.0])
+    high-passed and made ``scale`` times smaller: halved unless said), starting from
+    ``shift`` (full-size px). None if ECC does not converge."""
+    to_half = np.diag([1 / scale, 1 / scale, 1.0])
     start = shift_matrix(shift)
     warp = (to_half @ start @ np.linalg.inv(to_half)).astype(np.float32)
     try:
