@@ -250,20 +250,27 @@ class Detector:
         require_size(frame, self.calibration.image_size, "the calibration's")
         self._timestamp = frame.timestamp
         image = frame.image
-        small = (
-            downscale(frame.lores, self.config.gate_width)
-            if frame.lores is not None
-            else downscale(image, self.config.gate_width)
-        )
-        gate = self.gate.update(small)
+        width = self.config.gate_width
+        # The camera's own low-resolution stream (the Pi's) only feeds the motion gate: it
+        # has its own brightness scale (video range, another mix of the colours), while every
+        # stored small picture, and every one made anew when a move is looked for, comes from
+        # the frame itself. Most frames are still: they need no small picture of their own.
+        small: np.ndarray | None = None
+        if frame.lores is not None:
+            gate = self.gate.update(downscale(frame.lores, width))
+        else:
+            small = downscale(image, width)
+            gate = self.gate.update(small)
+        if self.state == "still" and not gate.moving:
+            self.still_count += 1
+            if self.still_count % self.config.refresh_every == 0:
+                small = small if small is not None else downscale(image, width)
+                self._track_light(*self._in_reference_grid(image, small))
+            return []
+        small = small if small is not None else downscale(image, width)
         if self.state == "warmup":
             return self._warmup(image, small, gate.moving)
         if self.state == "still":
-            if not gate.moving:
-                self.still_count += 1
-                if self.still_count % self.config.refresh_every == 0:
-                    self._track_light(*self._in_reference_grid(image, small))
-                return []
             self.state = "moving"
             self.quiet = 0
             self.bounce_seen = False

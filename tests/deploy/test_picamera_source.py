@@ -121,3 +121,16 @@ def test_no_camera_connected_is_explained(picamera2: ModuleType) -> None:
     world = picamera2.reset(cameras=0)
     with pytest.raises(UserError, match="camera"):
         PiCameraSource(sleep=world.sleep)
+
+
+@pytest.mark.parametrize(("size", "lores"), [((1280, 720), (320, 180)), ((1640, 1232), (320, 240))])
+def test_the_preview_stream_has_the_pictures_shape(
+    picamera2: ModuleType, size: tuple[int, int], lores: tuple[int, int]
+) -> None:
+    # A 4:3 sensor mode with a 16:9 preview put every region of the picture 40 px too high.
+    world = picamera2.reset()
+    source = PiCameraSource(size=size, settle_s=0.1, sleep=world.sleep)
+    assert world.instances[0].config["lores"]["size"] == lores
+    frame = next(iter(source))
+    assert frame.lores is not None and frame.lores.shape == (lores[1], lores[0])
+    source.close()

@@ -457,13 +457,27 @@ def test_two_darts_landing_within_one_settle_are_both_reported():
         assert min(math.hypot(f.x_mm - t["x_mm"], f.y_mm - t["y_mm"]) for f in found) < 10.0
 
 
-@pytest.mark.parametrize("painted", [False, True], ids=["our print", "a dartboard on a wall"])
-def test_board_knocked_while_pulling_darts_keeps_takeouts_and_darts_coming(painted):
+def _pi_preview(image: np.ndarray) -> np.ndarray:
+    """What a Pi camera's low-resolution YUV stream holds: Rec. 709 luma in video range
+    (16-235), 320 x 180."""
+    b, g, r = (channel.astype(np.float32) for channel in cv2.split(image))
+    luma = np.clip(np.rint(16 + 219 * (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255), 0, 255)
+    return cv2.resize(luma.astype(np.uint8), (320, 180), interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize(
+    ("painted", "preview"),
+    [(False, False), (True, False), (False, True)],
+    ids=["our print", "a dartboard on a wall", "our print, a Pi camera's preview stream"],
+)
+def test_board_knocked_while_pulling_darts_keeps_takeouts_and_darts_coming(painted, preview):
     """Pulling darts moves a hanging board a pixel or two: the takeout is still reported, the
     next darts are found where they landed, and the move makes no dart of its own. A steel-tip
     board seen steeply fills little of the picture (plain wall around it), so its edges change
     in few of the picture's tiles: the move is told among the tiles that hold edges (it was
-    taken for new darts at the wall's edge and took 39 s to look at)."""
+    taken for new darts at the wall's edge and took 39 s to look at). A Pi camera's preview
+    stream feeds the motion gate only: its grey is on another scale than the frame's, and a
+    move measured on the frame was not seen against it (the later darts 3 mm off)."""
     from dataclasses import replace
 
     from vision.sim.dartboard import Paint
@@ -488,12 +502,12 @@ def test_board_knocked_while_pulling_darts_keeps_takeouts_and_darts_coming(paint
         replace(spec, offset=(2.4, -1.3)) if index >= knock_at[0] else spec
         for index, spec in enumerate(session.frames)
     ]
-    events = run_detector(session)
+    events = run_detector(session, _pi_preview if preview else None)
     assert len(takeouts(events)) == 2
     found = darts(events)
     assert len(found) == 4
     for event, thrown in zip(found, session.truth["darts"], strict=True):
-        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 3
+        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 2
 
 
 def test_a_dart_reaching_the_regions_edge_asks_for_a_bigger_region():

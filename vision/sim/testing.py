@@ -57,11 +57,16 @@ def make_session(
     return Session(board, camera, renderer, builder.frames, truth)
 
 
-def run_detector(session: Session) -> list[tuple[int, object]]:
+def run_detector(
+    session: Session, lores: Callable[[np.ndarray], np.ndarray] | None = None
+) -> list[tuple[int, object]]:
+    """Every event of the detector over ``session``, with its frame's index; ``lores`` makes
+    each frame's low-resolution stream (as a Pi camera gives one) from the frame."""
     detector = Detector(session.board, session.calibration)
     events = []
     for index, (name, timestamp, image) in enumerate(session):
-        events.extend((index, e) for e in detector.process(Frame(image, timestamp, name)))
+        frame = Frame(image, timestamp, name, lores=None if lores is None else lores(image))
+        events.extend((index, e) for e in detector.process(frame))
     return events
 
 

@@ -21,6 +21,7 @@ from vision.frames import Frame, SourceStatus
 log = logging.getLogger(__name__)
 
 AF_MANUAL = 0  # libcamera's AfModeEnum.Manual: the lens stays where it is put
+LORES_WIDTH = 320  # px: the motion gate's picture
 
 NOT_ON_PI = (
     "the Pi camera needs the picamera2 package, which is not installed here. On Raspberry Pi OS: "
@@ -40,14 +41,19 @@ class PiCameraSource:
     def __init__(
         self,
         size: tuple[int, int] = (1280, 720),
-        lores_size: tuple[int, int] = (320, 180),
+        lores_size: tuple[int, int] | None = None,
         settle_s: float = 2.0,
         sleep: Callable[[float], None] = time.sleep,
         fps: float = 30.0,
     ) -> None:
         module = _import_picamera2()
         self.size = size
-        self.lores_size = lores_size
+        # The preview stream feeds the motion gate: 320 px wide, in the picture's own shape
+        # (YUV420 wants even sides).
+        self.lores_size = lores_size or (
+            LORES_WIDTH,
+            2 * round(LORES_WIDTH * size[1] / size[0] / 2),
+        )
         self.status = SourceStatus("starting", "starting the Pi camera")
         try:
             self._camera = module.Picamera2()
@@ -60,7 +66,7 @@ class PiCameraSource:
             ) from None
         config = self._camera.create_video_configuration(
             main={"size": size, "format": "RGB888"},  # BGR byte order, as OpenCV wants
-            lores={"size": lores_size, "format": "YUV420"},
+            lores={"size": self.lores_size, "format": "YUV420"},
             controls={"FrameRate": fps},
         )
         self._camera.configure(config)
