@@ -331,12 +331,15 @@ def _inside(
     return bool(np.all(np.hypot(mm[:, 0] - cx, mm[:, 1] - cy) <= radius))
 
 
-def _same_on_every_board(board: Board) -> tuple[tuple[float, float], float] | None:
-    """The part of the board's artwork that a real board shows too (centre and radius, board
-    mm): on a bought steel-tip dartboard only the scoring area, since every maker paints its
-    own ring of numbers (font, size, place); None for a printed board, our artwork
-    throughout."""
-    if not look_alike_turns(board):
+def _same_on_every_board(
+    board: Board, reference: Reference
+) -> tuple[tuple[float, float], float] | None:
+    """The part of the reference artwork that the board in the photo shows too (centre and
+    radius, board mm): on a steel-tip dartboard compared with our artwork, only the scoring
+    area, since every maker paints his own ring of numbers (font, size, place). None (all of
+    it) for a board that is no dartboard (printed from our artwork) and for a scan of the
+    user's own board."""
+    if not look_alike_turns(board) or reference.source != "board":
         return None
     centre, inner, _outer = numbers_ring(board)
     return centre, inner
@@ -419,7 +422,9 @@ def calibrate_markerless(
     _require_agreement(correlation, "the artwork turned by its ring of numbers and the photo")
     res = np.linalg.norm(apply(homography, src) - dst, axis=1)
     agree = res <= AGREE_MM
-    patches = patch_residuals(camera_gray, reference, homography, _same_on_every_board(board))
+    patches = patch_residuals(
+        camera_gray, reference, homography, _same_on_every_board(board, reference)
+    )
     homography = homography @ np.linalg.inv(to_full)
     homography /= homography[2, 2]
     check_view(homography, (board.width_mm, board.height_mm), (width, height))
