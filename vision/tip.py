@@ -65,6 +65,10 @@ ROOM_SIDE = 0.0  # cosine: the flights lie on the room side of the point (calibr
 # A body on the room side of its flights: a barrel (about this thick) runs out of the tuft at
 # least this much thicker than what lies across from it, and the dart leans at most so far.
 BARREL_MM = 7.0
+# How far (px) from a tuft's weighted centroid its centre of symmetry is looked for: a long
+# barrel running out of a small tuft pulls the centroid 5-8 px off it (4 left classic 7007
+# f182 of bench seed 7 on a wing, 9 mm off; 1-3 ms more per tuft read).
+SYMMETRY_SEARCH_PX = 8
 UNPAIRED_BARREL_MM = 1.5
 BEYOND_RAY_LEAN_DEG = 25.0
 # Shadow-like pixels (only darker, same colour) are a grey barrel or the dart's own shadow;
@@ -245,11 +249,13 @@ class _TuftReading:
     keep_line: bool = False
 
 
-def _symmetry_centre(body: np.ndarray, weight: np.ndarray, search: int = 4) -> np.ndarray:
+def _symmetry_centre(
+    body: np.ndarray, weight: np.ndarray, search: int = SYMMETRY_SEARCH_PX
+) -> np.ndarray:
     """The tuft's centre: opposite wings mirror each other through the axis, so the tuft
-    seen along the axis is point-symmetric about it. Near the weighted centroid (which the
-    shaft or the point pulls aside), the pixel centre (half steps) about which most of
-    ``body`` maps onto itself."""
+    seen along the axis is point-symmetric about it. Within ``search`` px of the weighted
+    centroid (which the shaft or the point pulls aside, a long barrel by several pixels),
+    the pixel centre (half steps) about which most of ``body`` maps onto itself."""
     ys, xs = np.nonzero(body)
     w = weight[ys, xs]
     cx, cy = float((xs * w).sum() / w.sum()), float((ys * w).sum() / w.sum())
