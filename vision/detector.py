@@ -12,7 +12,7 @@ calibration, so the same code suits any camera, lens and resolution.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -392,12 +392,29 @@ class Detector:
             self._window_small = cv2.createHanningWindow(reference.shape[::-1], cv2.CV_32F)
         picture = high_pass_grey(downscale(raw, self.config.gate_width), scale)
         shift = measure_shift(reference, picture, self._window_small, scale)
-        for move in self._moves(reference, picture, shift, scale):
-            moved_small = self._in_reference_grid(raw, small, move)[1]
+        moves = self._moves(reference, picture, shift, scale)
+        judged = (changed, edged, spread, ROUGH_MOVE_SHARE)
+        return any(True for _ in self._explaining(raw, small, moves, judged))
+
+    def _explaining(
+        self,
+        raw: np.ndarray,
+        small: np.ndarray,
+        moves: Iterable[tuple[tuple[float, float], np.ndarray | None]],
+        judged: tuple[np.ndarray, np.ndarray | None, float, float],
+    ) -> Iterator[
+        tuple[int, tuple[tuple[float, float], np.ndarray | None], np.ndarray, np.ndarray]
+    ]:
+        """Of ``moves``, those that explain the change once undone (``judged``: the changed
+        small picture, the tiles with printed edges, the share of them changed and the share
+        of ``_explains``), each with the pixels still changed, the frame and its small
+        picture on the empty board's grid."""
+        changed, edged, spread, share = judged
+        for move in moves:
+            moved, moved_small = self._in_reference_grid(raw, small, move)
             left = self._changed_small(moved_small)[1]
-            if _explains(changed, left, edged, spread, share=ROUGH_MOVE_SHARE):
-                return True
-        return False
+            if _explains(changed, left, edged, spread, share):
+                yield np.count_nonzero(left), move, moved, moved_small
 
     def _reference_high_passed(self) -> tuple[np.ndarray, np.ndarray]:
         """The empty board high-passed (made once per empty board), with the window for
@@ -408,6 +425,11 @@ class Detector:
             self._reference_half = half(self._reference_grey)
             self._window = cv2.createHanningWindow(self._reference_grey.shape[::-1], cv2.CV_32F)
         return self._reference_grey, self._window
+
+    def _forget_reference_pictures(self) -> None:
+        """The empty board changed (a new one, or remade after a refocus): the pictures made
+        from it for measuring moves are made again when next needed."""
+        self._reference_grey = self._reference_half = self._reference_small_grey = None
 
     def _undo_shift(self, image: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
         """``image`` moved back by ``shift`` onto the empty board's (and the calibration's)
@@ -515,13 +537,11 @@ class Detector:
             assert self._reference_half is not None
             # The move that leaves the least changed, of those that explain the change: a
             # shift may explain most of a turn's change, but not all of it.
-            best = None
-            for move in self._moves(self._reference_half, half(grey), shift, 2.0):
-                moved, moved_small = self._in_reference_grid(raw, small, move)
-                left = self._changed_small(moved_small)[1]
-                fewer = best is None or np.count_nonzero(left) < best[0]
-                if fewer and _explains(change[1], left, edged, spread):
-                    best = (np.count_nonzero(left), move, moved, moved_small)
+            moves = self._moves(self._reference_half, half(grey), shift, 2.0)
+            judged = (change[1], edged, spread, 1.0)
+            best = min(
+                self._explaining(raw, small, moves, judged), key=lambda e: e[0], default=None
+            )
             if best is not None:
                 _left, move, moved, moved_small = best
                 self.camera_shift_px, self._camera_turn = move
@@ -588,7 +608,7 @@ class Detector:
         moved, moved_small = self._in_reference_grid(raw, downscale(raw, self.config.gate_width))
         change = self._changed_small(moved_small)
         if _explains(changed, change[1], edged, spread):
-            self._reference_grey = self._reference_half = self._reference_small_grey = None
+            self._forget_reference_pictures()
             return moved, moved_small, change
         self.reference, self.scene, self.reference_small, self.scene_small = stored
         self._soften_px = soften
@@ -706,8 +726,7 @@ class Detector:
         self._canonical = max(1, int(0.9 / self._mm_per_px))
         self.reference = image.copy()
         self._reference_slope = None
-        self._reference_grey = self._reference_small_grey = None
-        self._reference_half = None
+        self._forget_reference_pictures()
         self.scene = image.copy()
         self.reference_small = small.astype(np.float32)
         self.scene_small = small.copy()
@@ -746,11 +765,7 @@ class Detector:
             self.config.min_threshold, med + self.config.k_sigma * spread, 1.1 * tail
         )
         self.noise_sigma = spread
-        # As the motion gate measures it (difference minus its local mean), doubled as the
-        # video path does.
-        local = local_change(small - lit(self.scene_small, gain))
-        gate = max(self.gate.floor, 1.5 * tiled_quantile(local, 0.999))
-        self.small_threshold = max(6.0, 2.0 * gate)
+        self.small_threshold = self._small_threshold_from(small - lit(self.scene_small, gain))
 
     def _measure_noise(self, a: np.ndarray, b: np.ndarray) -> None:
         diff = max_channel_absdiff(a, b)
@@ -764,16 +779,24 @@ class Detector:
             self.config.min_threshold, med + self.config.k_sigma * spread, 1.1 * tail
         )
         self.noise_sigma = spread
-        gate = self.gate.threshold
         if self._gate_on_preview:
             # The gate measured the preview's noise, on its own grey scale: measure it as
             # the gate does on the small pictures the detector compares (the frame's).
-            local = local_change(
-                downscale(a, self.config.gate_width) - downscale(b, self.config.gate_width)
+            width = self.config.gate_width
+            self.small_threshold = self._small_threshold_from(
+                downscale(a, width) - downscale(b, width)
             )
-            gate = max(self.gate.floor, 1.5 * tiled_quantile(local, 0.999))
-        self.small_threshold = max(6.0, 2.0 * gate)
+        else:
+            self.small_threshold = max(6.0, 2.0 * self.gate.threshold)
         self._measured_at_sigma = self.gate.sigma
+
+    def _small_threshold_from(self, difference: np.ndarray) -> float:
+        """The small pictures' change threshold from a ``difference`` of two of them that
+        holds only noise: as the motion gate measures its level (the difference less its
+        local mean), doubled as the video path does with the gate's own."""
+        local = local_change(difference)
+        gate = max(self.gate.floor, 1.5 * tiled_quantile(local, 0.999))
+        return max(6.0, 2.0 * gate)
 
     def _noise_changed(self) -> bool:
         """Whether the motion gate's noise level moved by half or more since the thresholds
@@ -1002,8 +1025,7 @@ class Detector:
         if pulled_all:
             events.append(TakeoutEvent(name))
             self.darts = []
-            self._reference_grey = self._reference_small_grey = None
-            self._reference_half = None
+            self._forget_reference_pictures()
             self._reference_slope = None
             self.reference = image.copy()
             self.reference_small = small.astype(np.float32)
