@@ -23,7 +23,7 @@ from calibration.model import save as save_calibration
 from oche.table import Table
 from rules import RulesError
 from rules.darts import dart_from_location
-from vision.detector import Detector
+from vision.detector import Detector, SettleError
 from vision.events import BounceoutEvent, DartEvent, TakeoutEvent
 from vision.frames import Frame, FrameSizeError, FrameSource
 
@@ -101,6 +101,17 @@ class CameraPipeline:
                         log.error("%s", exc)
                         self._told_size = exc.size
                     self.last_error = str(exc)
+                    continue
+                except SettleError as exc:
+                    # A bug, caught where the detector could go on from the present picture:
+                    # the players must hear that a throw may be missing, and can enter it.
+                    log.error("%s", exc, exc_info=exc.__cause__)
+                    self.last_error = str(exc)
+                    self._tell(
+                        "The camera could not read the last change at the board. If a dart "
+                        "landed then, enter it by hand.",
+                        error=True,
+                    )
                     continue
                 except Exception as exc:  # a detector bug must not stop the camera
                     log.exception("detector failed on frame %s", frame.name)

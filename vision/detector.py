@@ -73,6 +73,19 @@ Pixels = tuple[np.ndarray, np.ndarray]
 ObjectPixels = tuple[np.ndarray, tuple[Pixels, Pixels]]
 
 
+class SettleError(RuntimeError):
+    """What changed at a settle could not be read (a bug in the detector, not the user's
+    doing). The detector goes on from the picture of that moment; a dart thrown then is not
+    reported, and the players should enter it by hand."""
+
+    def __init__(self, frame: str, cause: Exception) -> None:
+        super().__init__(
+            f"{frame}: the detector failed to read what changed "
+            f"({type(cause).__name__}: {cause}); a dart thrown then is not reported"
+        )
+        self.frame = frame
+
+
 @dataclass(frozen=True)
 class DetectorConfig:
     gate_width: int = 320  # motion gate image width (px)
@@ -305,9 +318,13 @@ class Detector:
         self.state = "still"
         self.still_count = 0
         raw = image
-        image, small = self._in_reference_grid(image, small)
-        image, small, change = self._follow_a_move(raw, image, small)
-        return self._settled(frame.name, image, small, change)
+        try:
+            image, small = self._in_reference_grid(image, small)
+            image, small, change = self._follow_a_move(raw, image, small)
+            return self._settled(frame.name, image, small, change)
+        except Exception as exc:
+            self._take_as_seen(image, small)
+            raise SettleError(frame.name, exc) from exc
 
     def process_still(self, frame: Frame) -> list[Event]:
         """A photo of a settled scene (a folder of separate photos rather than video): the
@@ -321,6 +338,13 @@ class Detector:
             self._start(image, small)
             return []
         self.bounce_seen = False
+        try:
+            return self._read_photo(frame.name, image)
+        except Exception as exc:
+            self._take_as_seen(image, small)
+            raise SettleError(frame.name, exc) from exc
+
+    def _read_photo(self, name: str, image: np.ndarray) -> list[Event]:
         assert self.reference is not None
         image = balanced_like(self._aligned(image), self.reference)
         small = downscale(image, self.config.gate_width)
@@ -334,7 +358,16 @@ class Detector:
         # included (the cross of flights of a dart seen along its axis is such lines).
         self._stayed = self._thin_changes(small, gain) != 0
         self._stayed_share = PHOTO_STAYED_SHARE
-        return self._settled(frame.name, image, small, change)
+        return self._settled(name, image, small, change)
+
+    def _take_as_seen(self, image: np.ndarray, small: np.ndarray) -> None:
+        """A settle that could not be read (a bug): what is there now becomes the scene the
+        next change is judged against. Otherwise the unread change stays in every later look:
+        reported with the next throw in that throw's place, or failing again at every settle
+        for the rest of the game."""
+        if self.scene is not None and image.shape == self.scene.shape:
+            self.scene = image.copy()
+            self.scene_small = small.copy()
 
     def _aligned(self, image: np.ndarray) -> np.ndarray:
         """Photos taken one by one: the camera may have moved a little between them (a

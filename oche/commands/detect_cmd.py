@@ -23,7 +23,7 @@ from calibration.model import load as load_calibration
 from calibration.model import save as save_calibration
 from oche.errors import UserError
 from oche.progress import Progress
-from vision.detector import Detector
+from vision.detector import Detector, SettleError
 from vision.events import DartEvent
 from vision.motion import MotionGate, downscale
 from vision.sources.replay import FolderSource
@@ -128,6 +128,7 @@ def run_detect(args: argparse.Namespace) -> int:
     detector: Detector | None = None
     progress = Progress("frames", every=10)
     count = 0
+    unread = 0  # settles the detector failed to read
     busy = 0.0
     try:
         for frame in frames:
@@ -154,7 +155,14 @@ def run_detect(args: argparse.Namespace) -> int:
                 )
                 detector = Detector(board, calibration)
             start = time.perf_counter()
-            events = detector.process_still(frame) if stills else detector.process(frame)
+            try:
+                events = detector.process_still(frame) if stills else detector.process(frame)
+            except SettleError as exc:
+                # A detector bug on one settle: say so and go on with the rest of the frames.
+                progress.clear()
+                print(f"warning: {exc}", file=sys.stderr, flush=True)
+                unread += 1
+                events = []
             busy += time.perf_counter() - start
             count += 1
             for event in events:
@@ -169,6 +177,13 @@ def run_detect(args: argparse.Namespace) -> int:
         {"event": "summary", "frames": count, "ms_per_frame": round(ms, 3)},
         f"{count} frames, {ms:.1f} ms per frame",
     )
+    if unread:
+        print(
+            f"warning: {unread} settle(s) could not be read: darts thrown then are missing "
+            "from this report",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

@@ -232,3 +232,41 @@ def test_somebody_in_front_of_the_board_for_long_is_told_once(
     source.throw_at(*target)
     assert _wait(lambda: len(table.session.entries) == 1), pipeline.status()
     assert len(tellings()) == 1
+
+
+def test_a_throw_the_camera_could_not_read_is_told_and_play_goes_on(
+    table_with_camera, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A detector bug on one throw: the players hear that it may be missing (so they enter
+    it by hand), and the next throw is scored where it landed."""
+    from vision.detector import Detector
+
+    table, source, pipeline = table_with_camera
+    told = table.hub.last_id
+    look = Detector._look
+    failures: list[str] = []
+
+    def failing_first(self, *args, **kwargs):
+        if not failures:
+            failures.append(args[0])
+            raise ValueError("a bug")
+        return look(self, *args, **kwargs)
+
+    monkeypatch.setattr(Detector, "_look", failing_first)
+    board = table.session.board
+    source.throw_at(*board.zone("hex5").centroid)
+    assert _wait(lambda: bool(failures) and pipeline.detector.state == "still")
+
+    def errors() -> list[str]:
+        return [m.data["message"] for m in table.hub.since(told) if m.data.get("error")]
+
+    assert _wait(lambda: any("could not read" in text for text in errors())), errors()
+    assert "enter it by hand" in errors()[-1]
+    assert failures[0] in pipeline.status()["last_error"]
+    assert table.session.entries == []
+    target = board.zone("hex9").centroid
+    source.throw_at(*target)
+    assert _wait(lambda: len(table.session.entries) == 1), pipeline.status()
+    action = table.session.entries[0].action
+    assert action["zone"] == "hex9"
+    assert abs(action["x_mm"] - target[0]) < 3 and abs(action["y_mm"] - target[1]) < 3

@@ -146,6 +146,41 @@ def test_detect_human_output_and_bad_folder(recorded, capsys, tmp_path):
     assert "no such folder" in capsys.readouterr().err
 
 
+def test_a_settle_the_detector_fails_on_is_told_and_the_rest_reported(
+    recorded, capsys, monkeypatch
+):
+    from vision.detector import Detector
+
+    look = Detector._look
+    failed: list[str] = []
+
+    def failing_first(self, name, *args, **kwargs):
+        if not failed:
+            failed.append(name)
+            raise ValueError("a bug")
+        return look(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(Detector, "_look", failing_first)
+    args = ["detect", "--board", "classic", "--frames", str(recorded), "--json"]
+    code = main([*args, "--calibration", str(recorded / "calibration.json")])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert f"warning: {failed[0]}: the detector failed to read what changed" in captured.err
+    assert "1 settle(s) could not be read" in captured.err
+    events = [json.loads(line) for line in captured.out.splitlines()]
+    assert events[-1]["event"] == "summary"  # the run went on to its end
+    truth = json.loads((recorded / "truth.json").read_text())
+    darts = [e for e in events if e["event"] == "dart"]
+    assert len(darts) == len(truth["darts"]) - 1
+    # the darts after the unread one are reported as themselves, not as the unread one
+    for found, dart in zip(darts, truth["darts"][1:], strict=True):
+        nearest = min(
+            truth["darts"],
+            key=lambda t: math.hypot(found["x_mm"] - t["x_mm"], found["y_mm"] - t["y_mm"]),
+        )
+        assert nearest is dart
+
+
 def test_detect_refuses_a_photo_turned_on_its_side_naming_it(recorded, tmp_path, capsys):
     folder = tmp_path / "turned"
     folder.mkdir()

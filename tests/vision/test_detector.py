@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import Detector, _with_pixels
+from vision.detector import Detector, SettleError, _with_pixels
 from vision.events import BounceoutEvent, DartEvent
 from vision.frames import Frame, FrameSizeError
 from vision.sim.render import Light
@@ -361,6 +361,49 @@ def test_a_picture_of_another_size_is_refused_and_the_next_ones_still_count():
         ]
     assert len(found) == 1
     assert _errors(found, session.truth["darts"])[0] <= 3.0
+
+
+def test_a_settle_the_detector_fails_to_read_loses_that_throw_only(monkeypatch):
+    # A bug while reading one settle must not shift the game: before, the unread dart stayed
+    # in the next look and was reported in place of the next throw (which was lost).
+    def script(b):
+        for _ in range(3):
+            b.throw()
+        b.idle(4)
+
+    session = make_session("classic", 3, script)
+    detector = Detector(session.board, session.calibration)
+    looks = []
+    look = Detector._look
+
+    def failing_first(self, *args, **kwargs):
+        looks.append(args[0])
+        if len(looks) == 1:
+            raise ValueError("a bug")
+        return look(self, *args, **kwargs)
+
+    monkeypatch.setattr(Detector, "_look", failing_first)
+    found, failed = [], []
+    for name, timestamp, image in session:
+        try:
+            found += [
+                e
+                for e in detector.process(Frame(image, timestamp, name))
+                if isinstance(e, DartEvent)
+            ]
+        except SettleError as exc:
+            failed.append(str(exc))
+    assert failed == [
+        f"{looks[0]}: the detector failed to read what changed (ValueError: a bug); "
+        "a dart thrown then is not reported"
+    ]
+    thrown = session.truth["darts"]
+    assert len(found) == 2
+    for event, dart in zip(found, thrown[1:], strict=True):
+        nearest = min(
+            thrown, key=lambda t: math.hypot(event.x_mm - t["x_mm"], event.y_mm - t["y_mm"])
+        )
+        assert nearest is dart
 
 
 def test_bounce_out_is_reported_as_such_and_never_as_a_dart():
