@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
+from vision.shadow_lines import MIN_RUN_MM, band_px, shadow_crossings
 from vision.tip import TipFit, axis_coordinates, runs_at_least
 
 
@@ -172,7 +172,7 @@ def _width_profile(along: np.ndarray, n: int) -> np.ndarray:
 # The dart's own pixels on its line lie within this many px either side of its axis.
 LINE_PX = 2
 # A run of shadow-like pixels shorter than this at the tip may be a grey point.
-MIN_SHADOW_RUN_MM = 15.0
+MIN_SHADOW_RUN_MM = MIN_RUN_MM
 # Half-width of the slice across the axis in which a shadow's width is measured.
 SHADOW_BAND_MM = 20.0
 # A dart's shadow away from the point is this many times wider than where it starts.
@@ -337,50 +337,15 @@ def at_shadow_fork(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float
         return fit  # the tip is already near the solid dart
     # shadow-like pixels beside the dart's line (off the band its own shadow on the line
     # takes) and no further out along it than the solid dart
-    band = max(3.0, FORK_BAND_MM / mm)
-    off = sh & (np.abs(across) > band) & (along < t_solid)
-    if np.count_nonzero(off) < 8:
-        return fit
-    mask = np.zeros(group.shape, np.uint8)
-    mask[ys[off], xs[off]] = 1
-    count, labels = cv2.connectedComponents(mask, connectivity=8)
-    best = None
-    for k in range(1, count):
-        ky, kx = np.nonzero(labels == k)
-        if len(kx) < 8:
-            continue
-        pts = np.column_stack([kx, ky]).astype(np.float64)
-        centre = pts.mean(axis=0)
-        _, sv, vt = np.linalg.svd(pts - centre, full_matrices=False)
-        direction = vt[0]
-        spread = pts @ direction
-        length = float(spread.max() - spread.min())
-        width = 4.0 * float(sv[1]) / np.sqrt(len(kx))
-        if length * mm < MIN_SHADOW_RUN_MM or length < FORK_SLENDER * max(width, 1.0):
-            continue
-        if abs(float(direction @ axis)) > np.cos(np.radians(FORK_MIN_DEG)):
-            continue  # along the dart's line: its own shadow's edge, not a branch
-        # where the branch's line crosses the dart's line (along the axis from the tip)
-        normal = np.array([-axis[1], axis[0]])
-        denom = float(direction @ normal)
-        step = -float((centre - tip) @ normal) / denom
-        cross = centre + direction * step
-        s = float((cross - tip) @ axis)
-        # the branch must reach the line: its near end within the band's reach of it
-        near = float(np.min(np.abs((pts - tip) @ normal)))
-        if near > 2.0 * band or not (0.0 <= s < t_solid):
-            continue
-        if best is None or s > best:
-            best = s
+    off = sh & (np.abs(across) > band_px(mm)) & (along < t_solid)
+    crossings = [
+        s
+        for s in shadow_crossings(xs[off], ys[off], group.shape, tip, axis, mm)
+        if 0 <= s < t_solid
+    ]
+    best = max(crossings, default=None)
     if best is None or best * mm < MIN_SHADOW_RUN_MM:
         # A crossing this near the tip may be the point's own soft shadow beside it, or a
         # grey point taken for shadow (as in ``at_shadow_start``): the walk's tip stays.
         return fit
     return _moved_back(fit, best)
-
-
-# Half the width of the band a shadow along the dart's own line takes beside it.
-FORK_BAND_MM = 4.0
-# A branch is a slender straight band (length over width) at least this far off the line.
-FORK_SLENDER = 3.0
-FORK_MIN_DEG = 20.0

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision.motion import robust_sigma
+from vision.shadow_lines import band_px, shadow_crossings
 
 
 @dataclass(frozen=True)
@@ -470,6 +471,40 @@ def _weighted_line(
     return xs_f, ys_f, w, center, axis
 
 
+def _end_shadows_point_to(
+    shadow_pixels: np.ndarray,
+    center: np.ndarray,
+    axis: np.ndarray,
+    ends: tuple[float, float],
+    mm_per_px: float,
+) -> int | None:
+    """Which end of the line from ``center`` along ``axis`` (0: ``ends[0]``, 1: ``ends[1]``,
+    px along the axis) the blob's straight shadow bands point back at, if they all point at
+    one: a shadow starts at the point. None when no band is clear or they disagree."""
+    ys, xs = np.nonzero(shadow_pixels)
+    _, across = axis_coordinates(xs, ys, center, axis)
+    beside = np.abs(across) > band_px(mm_per_px)
+    low, high = ends
+    length = high - low
+    picks = set()
+    for s in shadow_crossings(xs[beside], ys[beside], shadow_pixels.shape, center, axis, mm_per_px):
+        share = (s - low) / length
+        if -END_REACH <= share <= END_SHARE:
+            picks.add(0)
+        elif 1 - END_SHARE <= share <= 1 + END_REACH:
+            picks.add(1)
+        else:
+            return None  # a band pointing at the middle: not the dart's own
+    return picks.pop() if len(picks) == 1 else None
+
+
+# A shadow band points at an end of the line if it crosses the line within this share of the
+# line's length from that end, or at most this much (END_REACH) beyond it: the point may
+# be thin and unseen past the blob's end.
+END_SHARE = 0.25
+END_REACH = 0.5
+
+
 def fit_tip(
     evidence: np.ndarray,
     mask: np.ndarray,
@@ -538,6 +573,20 @@ def fit_tip(
     margin = 0.0 if end_test is None else end_test(center + axis * t_min, center + axis * t_max)
     if abs(margin) > 8.0:  # degrees: a clear 3D verdict beats the image cues
         flip = margin < 0
+    elif (
+        shadow is not None
+        and mm_per_px is not None
+        and (
+            shadows_at := _end_shadows_point_to(
+                mask & shadow, center, axis, (t_min, t_max), mm_per_px
+            )
+        )
+        is not None
+    ):
+        # Where the 3D test says little (a camera nearly square on, a dart leaning sideways),
+        # the dart's shadows still point back at its point; the widths may mislead there
+        # (a shadow joined at the point widens that end).
+        flip = shadows_at == 1
     elif (
         (abs(width_high - width_low) <= WIDTH_READ_PX or end_test is None)
         and tail_hint is not None
