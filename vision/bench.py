@@ -327,6 +327,7 @@ def _run(
         "targets": TARGETS,
         "image_size": list(size),
         "jpeg_quality": options.get("jpeg_quality"),
+        "noise_draw": options.get("noise_draw", 0),
     }
 
 
@@ -376,6 +377,8 @@ def format_table(result: dict[str, Any]) -> str:
         lines.append("camera picture: {}x{} px".format(*result["image_size"]))
     if result.get("jpeg_quality"):
         lines.append(f"every frame JPEG-compressed at quality {result['jpeg_quality']}")
+    if result.get("noise_draw"):
+        lines.append(f"camera noise: draw {result['noise_draw']} (0: the sessions' own)")
     kinds = result["total"].get("far_kinds")
     if kinds:
         lines.append(

@@ -57,6 +57,14 @@ def add_vision_parser(sub: argparse._SubParsersAction) -> None:
         help="compress every frame at this JPEG quality (1-100; default: half the sessions "
         "75-95, half none), as a webcam's MJPEG stream or a phone's photos do",
     )
+    vision.add_argument(
+        "--noise-draw",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the same sessions with another draw of the camera's noise (0: their own): how "
+        "much of a result is the luck of one draw",
+    )
     vision.set_defaults(func=run_vision)
 
 
@@ -85,6 +93,13 @@ def run_vision(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.noise_draw < 0:
+        print(
+            f"oche bench vision: --noise-draw {args.noise_draw} is no draw: give 0 (the "
+            "sessions' own noise) or more, e.g. --noise-draw 1",
+            file=sys.stderr,
+        )
+        return 2
     result = run(
         board_ids,
         args.sessions,
@@ -94,6 +109,7 @@ def run_vision(args: argparse.Namespace) -> int:
         handheld=args.handheld,
         image_size=image_size,
         jpeg_quality=args.jpeg,
+        noise_draw=args.noise_draw,
     )
     if args.json:
         print(json.dumps(result, indent=1))

@@ -196,3 +196,27 @@ def test_the_benchmark_can_film_every_session_as_a_webcam_compresses_it(capsys):
     args = ["bench", "vision", "--stills", "--sessions", "1", "--boards", "classic"]
     assert main([*args, "--jpeg", "40"]) == 0
     assert "every frame JPEG-compressed at quality 40" in capsys.readouterr().out
+
+
+def test_the_benchmark_can_film_the_same_sessions_with_another_draw_of_noise(capsys):
+    """``--noise-draw N`` keeps camera, light and darts and draws the camera's noise anew:
+    how much of a result is the luck of one draw."""
+    from oche.cli import main
+    from vision.sim.scenario import random_session
+
+    plain = random_session(boards.load("classic"), 3)
+    again = random_session(boards.load("classic"), 3, noise_draw=0)
+    redrawn = random_session(boards.load("classic"), 3, noise_draw=2)
+    assert redrawn.truth == plain.truth
+    first = plain.renderer.render(plain.frames[0]).astype(float)
+    assert np.array_equal(again.renderer.render(again.frames[0]), first)
+    other = redrawn.renderer.render(redrawn.frames[0]).astype(float)
+    noise = plain.truth["noise_sigma"]
+    # two independent draws differ by about sqrt(2) times the noise, and by nothing else
+    assert 0.5 * noise < float(np.abs(other - first).mean()) < 2.5 * noise
+
+    args = ["bench", "vision", "--stills", "--sessions", "1", "--boards", "classic"]
+    assert main([*args, "--noise-draw", "1"]) == 0
+    assert "camera noise: draw 1 (0: the sessions' own)" in capsys.readouterr().out
+    assert main([*args, "--noise-draw", "-1"]) == 2
+    assert "--noise-draw -1 is no draw" in capsys.readouterr().err

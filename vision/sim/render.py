@@ -193,13 +193,16 @@ class Renderer:
         light_every_s: float = 0.4,
         grain: float = 0.0,
         paint: Paint | None = None,
+        noise_draw: int = 0,
     ) -> None:
+        """``noise_draw`` > 0: another draw of the camera's noise (and of its per-frame
+        offset) for the same scene, to tell a result from the luck of one draw."""
         self.board = board
         self.camera = camera
         self.light = light
         self.noise_sigma = noise_sigma
         self.jpeg_quality = jpeg_quality
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed if noise_draw == 0 else [seed, noise_draw])
         self.light_every_s = light_every_s
         w, h = camera.image_size
         self.size = (w, h)

@@ -417,6 +417,7 @@ def random_session(
     knock_rate: float = 0.15,
     jpeg_quality: int | None = None,
     look: str | None = None,
+    noise_draw: int = 0,
 ) -> Session:
     """A varied, seeded session: camera, lens, light, noise, darts, pieces, people, a board
     that may move when darts are pulled out. ``total_darts`` (if given) cuts the last turn
@@ -442,7 +443,17 @@ def random_session(
     # half the steel-tip sessions are on a board as its maker paints it, not on our print
     seed_look = "painted" if is_dartboard(board) and style.random() < 0.5 else "print"
     paint = Paint.random(style) if (look or seed_look) == "painted" else None
-    renderer = Renderer(board, camera, light, noise, jpeg, seed=seed + 1, grain=grain, paint=paint)
+    renderer = Renderer(
+        board,
+        camera,
+        light,
+        noise,
+        jpeg,
+        seed=seed + 1,
+        grain=grain,
+        paint=paint,
+        noise_draw=noise_draw,
+    )
     builder = SessionBuilder(board, rng, camera, knock_rate=knock_rate)
     builder.models = [DartModel.random(rng) for _ in range(3)]
     count = int(rng.integers(0, 6)) if magnets is None else magnets
