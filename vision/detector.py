@@ -73,6 +73,26 @@ Pixels = tuple[np.ndarray, np.ndarray]
 ObjectPixels = tuple[np.ndarray, tuple[Pixels, Pixels]]
 
 
+# What reading a settle may change of the detector (see ``Detector._settle_state``).
+SETTLE_STATE = (
+    "reference",
+    "reference_small",
+    "scene",
+    "scene_small",
+    "darts",
+    "camera_shift_px",
+    "_camera_turn",
+    "_soften_px",
+    "_reference_slope",
+    "_allowance",
+    "threshold",
+    "small_threshold",
+    "noise_sigma",
+    "_stayed",
+    "_stayed_share",
+)
+
+
 class SettleError(RuntimeError):
     """What changed at a settle could not be read (a bug in the detector, not the user's
     doing). The detector goes on from the picture of that moment; a dart thrown then is not
@@ -318,13 +338,15 @@ class Detector:
         self.state = "still"
         self.still_count = 0
         raw = image
+        before = self._settle_state()
         try:
             image, small = self._in_reference_grid(image, small)
             image, small, change = self._follow_a_move(raw, image, small)
-            return self._settled(frame.name, image, small, change)
         except Exception as exc:
-            self._take_as_seen(image, small)
+            # not even put onto the empty board's grid: as if this settle never happened
+            self._restore(before)
             raise SettleError(frame.name, exc) from exc
+        return self._read_settle(frame.name, image, small, change)
 
     def process_still(self, frame: Frame) -> list[Event]:
         """A photo of a settled scene (a folder of separate photos rather than video): the
@@ -338,13 +360,19 @@ class Detector:
             self._start(image, small)
             return []
         self.bounce_seen = False
+        before = self._settle_state()
         try:
-            return self._read_photo(frame.name, image)
+            image, small, change = self._photo_on_grid(image)
         except Exception as exc:
-            self._take_as_seen(image, small)
+            self._restore(before)
             raise SettleError(frame.name, exc) from exc
+        return self._read_settle(frame.name, image, small, change)
 
-    def _read_photo(self, name: str, image: np.ndarray) -> list[Event]:
+    def _photo_on_grid(
+        self, image: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """A photo put onto the empty board's grid and into its white balance, with its
+        small picture and ``_changed_small``, its thresholds measured."""
         assert self.reference is not None
         image = balanced_like(self._aligned(image), self.reference)
         small = downscale(image, self.config.gate_width)
@@ -358,16 +386,55 @@ class Detector:
         # included (the cross of flights of a dart seen along its axis is such lines).
         self._stayed = self._thin_changes(small, gain) != 0
         self._stayed_share = PHOTO_STAYED_SHARE
-        return self._settled(name, image, small, change)
+        return image, small, change
+
+    def _read_settle(
+        self,
+        name: str,
+        image: np.ndarray,
+        small: np.ndarray,
+        change: tuple[np.ndarray, np.ndarray],
+    ) -> list[Event]:
+        """``_settled``, and should that fail (a bug), the detector goes on from this
+        picture (see ``_take_as_seen``) and says so with a :class:`SettleError`."""
+        before = self._settle_state()
+        try:
+            return self._settled(name, image, small, change)
+        except Exception as exc:
+            self._restore(before)
+            self._take_as_seen(image, small)
+            raise SettleError(name, exc) from exc
+
+    def _settle_state(self) -> dict[str, object]:
+        """What reading a settle may change, to be put back if it fails half-way. The
+        pictures are replaced, never changed in place: keeping them costs no copy."""
+        return {name: getattr(self, name) for name in SETTLE_STATE}
+
+    def _restore(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._forget_reference_pictures()
 
     def _take_as_seen(self, image: np.ndarray, small: np.ndarray) -> None:
-        """A settle that could not be read (a bug): what is there now becomes the scene the
-        next change is judged against. Otherwise the unread change stays in every later look:
-        reported with the next throw in that throw's place, or failing again at every settle
-        for the rest of the game."""
-        if self.scene is not None and image.shape == self.scene.shape:
-            self.scene = image.copy()
-            self.scene_small = small.copy()
+        """A settle on the empty board's grid that could not be read (a bug): what is there
+        now becomes the scene the next change is judged against, and darts no longer seen
+        are forgotten (when none is left, the picture is the empty board, as after a
+        takeout). Otherwise the unread change stays in every later look: reported with the
+        next throw in that throw's place, or failing again at every settle for the rest of
+        the game."""
+        assert self.reference is not None and self.reference_small is not None
+        h, w = image.shape[:2]
+        gain = gain_field(small, self.reference_small.astype(np.uint8), 31)
+        gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+        kept = [known for known in self.darts if self._still_there(known, image, gain)]
+        if self.darts and not kept:
+            self._forget_reference_pictures()
+            self._reference_slope = None
+            self.reference = image.copy()
+            self.reference_small = small.astype(np.float32)
+        self.darts = kept
+        self.scene = image.copy()
+        self.scene_small = small.copy()
 
     def _aligned(self, image: np.ndarray) -> np.ndarray:
         """Photos taken one by one: the camera may have moved a little between them (a

@@ -480,7 +480,9 @@ def _end_shadows_point_to(
 ) -> int | None:
     """Which end of the line from ``center`` along ``axis`` (0: ``ends[0]``, 1: ``ends[1]``,
     px along the axis) the blob's straight shadow bands point back at, if they all point at
-    one: a shadow starts at the point. None when no band is clear or they disagree."""
+    one: a shadow starts at the point. None when no band is clear, when they disagree, or
+    when one crosses the line away from both ends (in its middle half, or further beyond
+    an end than ``END_REACH`` of its length): not the dart's own shadow, or not this line's."""
     ys, xs = np.nonzero(shadow_pixels)
     _, across = axis_coordinates(xs, ys, center, axis)
     beside = np.abs(across) > band_px(mm_per_px)
@@ -494,7 +496,7 @@ def _end_shadows_point_to(
         elif 1 - END_SHARE <= share <= 1 + END_REACH:
             picks.add(1)
         else:
-            return None  # a band pointing at the middle: not the dart's own
+            return None
     return picks.pop() if len(picks) == 1 else None
 
 

@@ -194,17 +194,18 @@ def test_the_rough_look_for_a_move_passes_a_knock_and_not_a_dart_with_its_shadow
     from vision.detector import _edge_tiles, _tiles_hit
     from vision.motion import downscale
 
-    looks: list[tuple[int, bool]] = []
+    looks: list[tuple[float, bool]] = []
     rough = Detector._a_move_may_explain
 
     def spied(self, *args):
-        looks.append((self.still_count, rough(self, *args)))
+        looks.append((self._timestamp, rough(self, *args)))
         return looks[-1][1]
 
     monkeypatch.setattr(Detector, "_a_move_may_explain", spied)
     session, detector, events = _bench_session_until("classic", session_seed, frame)
     assert [index for index, e in events if isinstance(e, DartEvent)][-1] == frame
-    assert looks[-1] == (0, False)  # the dart's settle looked, and no move came up
+    at = session.frames[frame].t
+    assert looks[-1] == (at, False)  # the dart's settle looked, and no move came up
     raw = next(image for index, (_, _, image) in enumerate(session) if index == frame)
     knocked = cv2.warpAffine(
         raw,
@@ -428,6 +429,102 @@ def test_a_settle_the_detector_fails_to_read_loses_that_throw_only(monkeypatch):
         assert nearest is dart
 
 
+def _nearest_throw(event, thrown) -> tuple[int, float]:
+    """(index of the nearest thrown dart, its distance in mm)."""
+    errors = [math.hypot(event.x_mm - t["x_mm"], event.y_mm - t["y_mm"]) for t in thrown]
+    return int(np.argmin(errors)), round(min(errors), 2)
+
+
+def _failing_once(monkeypatch, method: str, when) -> None:
+    """``Detector.<method>`` raises once, the first time ``when(detector)`` holds."""
+    original = getattr(Detector, method)
+    done = []
+
+    def failing(self, *args, **kwargs):
+        if not done and when(self):
+            done.append(True)
+            raise ValueError("a bug")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Detector, method, failing)
+
+
+def _knocked_while_pulling(**session_options):
+    """Classic session seed 10: two darts, a takeout during which the board is knocked by
+    (2.4, -1.3) px (the hand at the board, pulling), two darts, a takeout."""
+    knock_at: list[int] = []
+
+    def script(b):
+        b.throw()
+        b.throw()
+        knock_at.append(len(b.frames) + 3)
+        b.takeout()
+        b.throw()
+        b.throw()
+        b.takeout()
+
+    session = make_session("classic", 10, script, **session_options)
+    session.frames = [
+        replace(spec, offset=(2.4, -1.3)) if index >= knock_at[0] else spec
+        for index, spec in enumerate(session.frames)
+    ]
+    return session
+
+
+@pytest.mark.parametrize("where", ["_settled", "_explaining"])
+def test_a_takeout_the_detector_fails_to_read_loses_no_later_dart(monkeypatch, where):
+    """Darts pulled (the board knocked by (2.4, -1.3) px meanwhile) and that settle not read,
+    a bug either in the reading (``_settled``) or in following the knock (``_explaining``).
+    Before, the next throw's settle was reported as the takeout and that dart lost, or the
+    knock was never followed: later darts 3-11 mm off, the last takeout a phantom dart."""
+    session = _knocked_while_pulling()
+    _failing_once(monkeypatch, where, lambda detector: len(detector.darts) == 2)
+    detector = Detector(session.board, session.calibration)
+    seen = []
+    for name, timestamp, image in session:
+        try:
+            seen += detector.process(Frame(image, timestamp, name))
+        except SettleError:
+            seen.append("unread")
+    thrown = session.truth["darts"]
+    kinds = [e if isinstance(e, str) else type(e).__name__ for e in seen]
+    found = [_nearest_throw(e, thrown) for e in seen if isinstance(e, DartEvent)]
+    assert kinds[-1] == "TakeoutEvent" and kinds.count("unread") == 1
+    assert all(error <= 2.0 for _, error in found), found
+    assert [index for index, _ in found][-1] == 3  # the last dart is itself
+    if where == "_settled":  # read as far as the knock: every later dart is reported
+        assert [index for index, _ in found] == [0, 1, 2, 3]
+        assert kinds.count("TakeoutEvent") == 1
+
+
+def test_a_photo_the_detector_fails_to_read_leaves_the_next_photos_aligned(monkeypatch):
+    """Photos from a tripod touched between them (-1.6, 1.1 px): after one photo is not read,
+    the scene is that photo put onto the empty board's grid, not the photo as taken (the
+    next photo's dart was lost against a scene 2 px off)."""
+    from vision.align import shift_back
+
+    def script(b):
+        for _ in range(3):
+            b.throw()
+            b.idle(4)
+
+    session = make_session("classic", 3, script)
+    thrown = session.truth["darts"]
+    last = [d["frame"] - 1 for d in thrown[1:]] + [len(session.frames) - 1]
+    photos = [session.render(0)] + [shift_back(session.render(k), (-1.6, 1.1)) for k in last]
+    _failing_once(monkeypatch, "_look", lambda detector: True)
+    detector = Detector(session.board, session.calibration)
+    seen = []
+    for k, photo in enumerate(photos):
+        try:
+            seen += detector.process_still(Frame(photo, 2.0 * k, f"photo{k}"))
+        except SettleError:
+            seen.append("unread")
+    assert seen[0] == "unread"
+    found = [_nearest_throw(e, thrown) for e in seen if isinstance(e, DartEvent)]
+    assert [index for index, _ in found] == [1, 2]
+
+
 def test_bounce_out_is_reported_as_such_and_never_as_a_dart():
     def script(b):
         b.throw(bounce=True)
@@ -609,30 +706,13 @@ def test_board_knocked_while_pulling_darts_keeps_takeouts_and_darts_coming(paint
     taken for new darts at the wall's edge and took 39 s to look at). A Pi camera's preview
     stream feeds the motion gate only: its grey is on another scale than the frame's, and a
     move measured on the frame was not seen against it (the later darts 3 mm off)."""
-    from dataclasses import replace
-
     from vision.sim.dartboard import Paint
-
-    knock_at: list[int] = []
-
-    def script(b):
-        b.throw()
-        b.throw()
-        knock_at.append(len(b.frames) + 3)  # the hand is at the board, pulling
-        b.takeout()
-        b.throw()
-        b.throw()
-        b.takeout()
 
     if painted:
         paint = replace(Paint.random(np.random.default_rng(7)), wall=(200, 200, 196))
-        session = make_session("classic", 10, script, tilt=51.0, azimuth=337.0, paint=paint)
+        session = _knocked_while_pulling(tilt=51.0, azimuth=337.0, paint=paint)
     else:
-        session = make_session("classic", 10, script)
-    session.frames = [
-        replace(spec, offset=(2.4, -1.3)) if index >= knock_at[0] else spec
-        for index, spec in enumerate(session.frames)
-    ]
+        session = _knocked_while_pulling()
     events = run_detector(session, _pi_preview if preview else None)
     assert len(takeouts(events)) == 2
     found = darts(events)

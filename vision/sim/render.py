@@ -202,7 +202,10 @@ class Renderer:
         self.light = light
         self.noise_sigma = noise_sigma
         self.jpeg_quality = jpeg_quality
-        self.rng = np.random.default_rng(seed if noise_draw == 0 else [seed, noise_draw])
+        # a draw's own stream (a plain [seed, n] would meet the grain's [seed, 3])
+        self.rng = np.random.default_rng(
+            seed if noise_draw == 0 else np.random.SeedSequence(seed, spawn_key=(noise_draw,))
+        )
         self.light_every_s = light_every_s
         w, h = camera.image_size
         self.size = (w, h)
