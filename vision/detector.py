@@ -427,12 +427,21 @@ class Detector:
         gain = gain_field(small, self.reference_small.astype(np.uint8), 31)
         gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
         kept = [known for known in self.darts if self._still_there(known, image, gain)]
-        if self.darts and not kept:
-            self._forget_reference_pictures()
-            self._reference_slope = None
-            self.reference = image.copy()
-            self.reference_small = small.astype(np.float32)
+        emptied = bool(self.darts) and not kept
         self.darts = kept
+        if emptied:
+            self._take_as_empty(image, small)
+        else:
+            self.scene = image.copy()
+            self.scene_small = small.copy()
+
+    def _take_as_empty(self, image: np.ndarray, small: np.ndarray) -> None:
+        """``image`` (with its ``small`` picture) is the empty board, and the scene: the
+        pictures made from the one before are made again when needed."""
+        self.reference = image.copy()
+        self.reference_small = small.astype(np.float32)
+        self._reference_slope = None
+        self._forget_reference_pictures()
         self.scene = image.copy()
         self.scene_small = small.copy()
 
@@ -824,12 +833,7 @@ class Detector:
         self._mm_per_px = self.calibration.mm_per_pixel((w / 2, h / 2))
         # the tip fit works at about a pixel per millimetre (see _fit)
         self._canonical = max(1, int(0.9 / self._mm_per_px))
-        self.reference = image.copy()
-        self._reference_slope = None
-        self._forget_reference_pictures()
-        self.scene = image.copy()
-        self.reference_small = small.astype(np.float32)
-        self.scene_small = small.copy()
+        self._take_as_empty(image, small)
         self._previous = None
         self.state = "still"
 
@@ -1125,12 +1129,7 @@ class Detector:
         if pulled_all:
             events.append(TakeoutEvent(name))
             self.darts = []
-            self._forget_reference_pictures()
-            self._reference_slope = None
-            self.reference = image.copy()
-            self.reference_small = small.astype(np.float32)
-            self.scene = image.copy()
-            self.scene_small = small.copy()
+            self._take_as_empty(image, small)
             return events
         self.darts = remaining
         known = _known_darts_mask(self.darts, box)
@@ -2341,7 +2340,7 @@ def _explains(
     the pixels count: on the small pictures a dart's change that merely shifts out of one of
     a few edged tiles (a dartboard framed by plain wall) passes the tile rule, which cost a
     search proper of 30-75 ms on such settles."""
-    if share >= 1.0 and _tile_share(after, edged) <= (1.0 - 0.5 * share) * spread:
+    if share >= 1.0 and _tile_share(after, edged) <= 0.5 * spread:
         return True
     left = MOVE_LEFT + (1.0 - MOVE_LEFT) * (1.0 - share)  # exactly MOVE_LEFT at share 1
     return np.count_nonzero(after) <= left * np.count_nonzero(before)

@@ -19,11 +19,6 @@ SLENDER = 3.0
 MIN_DEG = 20.0
 
 
-def band_px(mm_per_px: float) -> float:
-    """Half the width (px) of the band beside the dart's line that its own shadow may take."""
-    return max(3.0, BAND_MM / mm_per_px)
-
-
 def shadow_crossings(
     xs: np.ndarray,
     ys: np.ndarray,
@@ -32,16 +27,19 @@ def shadow_crossings(
     axis: np.ndarray,
     mm_per_px: float,
 ) -> list[float]:
-    """Where straight shadow bands among the pixels (``xs``, ``ys``, shadow-like and beside
-    the dart's line) cross that line when extended: px along ``axis`` from ``origin``. Only
-    bands that reach the line count (their nearest pixel within two bands' width of it)."""
+    """Where straight shadow bands among the shadow-like pixels (``xs``, ``ys``) cross the
+    dart's line when extended: px along ``axis`` from ``origin``. Only pixels beside the line
+    count (off the band its own shadow there takes), and only bands that reach the line
+    (their nearest pixel within two bands' width of it)."""
+    normal = np.array([-axis[1], axis[0]])
+    band = max(3.0, BAND_MM / mm_per_px)  # px
+    beside = np.abs((xs - origin[0]) * normal[0] + (ys - origin[1]) * normal[1]) > band
+    xs, ys = xs[beside], ys[beside]
     if len(xs) < 8:
         return []
     mask = np.zeros(shape[:2], np.uint8)
     mask[ys, xs] = 1
     count, labels = cv2.connectedComponents(mask, connectivity=8)
-    normal = np.array([-axis[1], axis[0]])
-    band = band_px(mm_per_px)
     crossings = []
     for k in range(1, count):
         ky, kx = np.nonzero(labels == k)

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.shadow_lines import MIN_RUN_MM, band_px, shadow_crossings
+from vision.shadow_lines import MIN_RUN_MM, shadow_crossings
 from vision.tip import TipFit, axis_coordinates, runs_at_least
 
 
@@ -335,9 +335,8 @@ def at_shadow_fork(fit: TipFit, group: np.ndarray, shadow: np.ndarray, mm: float
         return fit
     if t_solid * mm < MIN_SHADOW_RUN_MM:
         return fit  # the tip is already near the solid dart
-    # shadow-like pixels beside the dart's line (off the band its own shadow on the line
-    # takes) and no further out along it than the solid dart
-    off = sh & (np.abs(across) > band_px(mm)) & (along < t_solid)
+    # shadow-like pixels no further out along the dart's line than the solid dart
+    off = sh & (along < t_solid)
     crossings = [
         s
         for s in shadow_crossings(xs[off], ys[off], group.shape, tip, axis, mm)

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.motion import robust_sigma
-from vision.shadow_lines import band_px, shadow_crossings
+from vision.shadow_lines import shadow_crossings
 
 
 @dataclass(frozen=True)
@@ -484,12 +484,10 @@ def _end_shadows_point_to(
     when one crosses the line away from both ends (in its middle half, or further beyond
     an end than ``END_REACH`` of its length): not the dart's own shadow, or not this line's."""
     ys, xs = np.nonzero(shadow_pixels)
-    _, across = axis_coordinates(xs, ys, center, axis)
-    beside = np.abs(across) > band_px(mm_per_px)
     low, high = ends
     length = high - low
     picks = set()
-    for s in shadow_crossings(xs[beside], ys[beside], shadow_pixels.shape, center, axis, mm_per_px):
+    for s in shadow_crossings(xs, ys, shadow_pixels.shape, center, axis, mm_per_px):
         share = (s - low) / length
         if -END_REACH <= share <= END_SHARE:
             picks.add(0)
