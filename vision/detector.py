@@ -56,7 +56,14 @@ from vision.motion import (
     local_change,
     robust_sigma,
 )
-from vision.shadows import POINT_MM, at_shadow_fork, at_shadow_start, end_on_tip, shadow_like
+from vision.shadows import (
+    POINT_MM,
+    at_shadow_fork,
+    at_shadow_start,
+    end_on_tip,
+    lone_shadow_tip,
+    shadow_like,
+)
 from vision.tip import (
     FAR_SOLID,
     LOOK_TUFT_MM,
@@ -1292,6 +1299,10 @@ class Detector:
             # little of it shows (thin flights seen end-on pass for a shadow). A dart that
             # bounced out leaves nothing behind. Its point is not seen: a wide sigma.
             found = self._where_it_stayed(leftovers, shadow, occluders, (x0, y0))
+        if not found and long_shadows and self._stayed is not None:
+            # Nothing of the dart shows, yet it stayed and casts a long shadow: seen along
+            # its axis, its thin flights lost in the camera's noise.
+            found = self._by_its_shadow(leftovers, long_shadows, shadow, occluders, (x0, y0))
         found.sort(key=lambda c: -c.score)
         accepted = found[:1]
         for candidate in found[1:]:
@@ -1705,6 +1716,38 @@ class Detector:
                 best = [_ranked(at_centre, group, shadow, mm, slender, plain=False)]
                 best_share = share
         return best
+
+    def _by_its_shadow(
+        self,
+        leftovers: list[tuple[TipFit, np.ndarray, float, float]],
+        long_shadows: list[np.ndarray],
+        shadow: np.ndarray,
+        occluders: np.ndarray,
+        offset: tuple[int, int],
+    ) -> list[_Candidate]:
+        """A dart known by its long shadow alone (as a list of at most one): the shadow is a
+        dart's (thin where it starts at the point, as wide as flights at its end), and that
+        start lies where the motion's dart-like blob stayed. A shadow starting on an earlier
+        object is that object's own, cast anew when the light changed (a lamp switched on)."""
+        assert self._stayed is not None
+        stayed = cv2.dilate(self._stayed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        h, w = stayed.shape
+        rh, rw = occluders.shape
+        near = cv2.dilate(occluders.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+        for fit, group, mm, _slender in leftovers:
+            if not any(group is cast for cast in long_shadows):
+                continue
+            lone = lone_shadow_tip(fit, group, shadow)
+            if lone is None:
+                continue
+            x, y = lone.tip
+            if near[min(rh - 1, max(0, round(y))), min(rw - 1, max(0, round(x)))]:
+                continue
+            sx = min(w - 1, max(0, int((x + offset[0]) / self._scale)))
+            sy = min(h - 1, max(0, int((y + offset[1]) / self._scale)))
+            if stayed[sy, sx]:
+                return [_ranked(lone, group, shadow, mm, 1.0, plain=False)]
+        return []
 
     def _at_a_far_end(self, pixel: tuple[float, float], mm: float) -> bool:
         """Whether ``pixel`` lies within a flight's reach of the far end (the flights) of an

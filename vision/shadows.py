@@ -280,12 +280,28 @@ def _at_narrow_end(
     normal: np.ndarray,
 ) -> TipFit:
     """No cross of flights shows (clear flights, or lost to compression): the shadow alone
-    tells where the point is. It starts at the point, as thin as the point, and ends in the
-    flights' shadow, as wide as the flights; so a tip that a fit put at the end where the
+    tells where the point is (``_narrow_end``), so a tip that a fit put at the end where the
     shadow is clearly the wider goes to the narrower end (``along``/``across``: the shadow's
     pixels on its own ``line`` and ``normal`` from ``center``). Unseen: the shadow's thin
-    start may fade out early. Where the shadow crosses a dark part of the board it hardly
-    shows, and its pieces' widths tell nothing."""
+    start may fade out early."""
+    ends = _narrow_end(along, across)
+    if ends is None:
+        return fit
+    start, wide_end, quarter = ends
+    if abs(float((np.array(fit.tip) - center) @ line) - wide_end) > quarter:
+        return fit  # the fit's tip is not in the flights' shadow: nothing says it is wrong
+    return _unseen_at(fit, center + line * start[0] + normal * start[1], 0.0)
+
+
+def _narrow_end(
+    along: np.ndarray, across: np.ndarray
+) -> tuple[tuple[float, float], float, int] | None:
+    """Where a dart's shadow starts, from the shadow's pixels on its own line (``along``,
+    ``across``): at the point, as thin as the point, while it ends in the flights' shadow, as
+    wide as the flights. Returns the narrow end (along, across), where the wide end lies
+    along the line, and the length of an end's quarter; None when the two ends are about as
+    wide (nothing tells which is the point), or the shadow is broken where it crosses a dark
+    part of the board (it hardly shows there, and the pieces' widths are cut by the print)."""
     lo, hi = np.percentile(along, [1.0, 99.0])
     quarter = max(1, round((hi - lo) / 4))
     inside = (along >= lo) & (along <= hi)
@@ -294,19 +310,38 @@ def _at_narrow_end(
     # widen a step or two near the point; the median of an end's steps is the shadow's own.
     widths = np.bincount(steps)
     if runs_at_least(widths == 0, SHADOW_GAP_PX + 1).any():
-        # Broken where it crosses a dark part of the board, on which it hardly shows: the
-        # pieces' widths are cut by the print, not the shadow's own.
-        return fit
+        return None
     ends = []
     for end, part in ((lo, widths[:quarter]), (hi, widths[-quarter:])):
         near = inside & (np.abs(along - end) <= quarter)
         ends.append((float(np.median(part)), float(end), float(np.median(across[near]))))
     (narrow, end, middle), (wide, wide_end, _) = sorted(ends)
     if wide < NARROW_END_RATIO * max(narrow, 1.0):
-        return fit  # about as wide at both ends: nothing tells which is the point
-    if abs(float((np.array(fit.tip) - center) @ line) - wide_end) > quarter:
-        return fit  # the fit's tip is not in the flights' shadow: nothing says it is wrong
-    return _unseen_at(fit, center + line * end + normal * middle, 0.0)
+        return None
+    return (end, middle), wide_end, quarter
+
+
+def lone_shadow_tip(fit: TipFit, group: np.ndarray, shadow: np.ndarray) -> TipFit | None:
+    """A long new shadow of which nothing solid shows is cast by a dart seen along its own
+    axis whose thin flights hardly stand out of the camera's noise (the cleaner the camera,
+    the less they do): the tip goes to where the shadow starts, unseen. None unless the
+    blob has a dart's shadow's shape, thin at one end and as wide as flights at the other."""
+    ys, xs = np.nonzero(group & shadow)
+    if len(xs) < 10:
+        return None
+    cast = np.column_stack([xs, ys]).astype(np.float64)
+    center = cast.mean(axis=0)
+    _, _, vt = np.linalg.svd(cast - center, full_matrices=False)
+    line, normal = vt[0], np.array([-vt[0][1], vt[0][0]])
+    ends = _narrow_end((cast - center) @ line, (cast - center) @ normal)
+    if ends is None:
+        return None
+    (start_along, start_across), wide_end, _quarter = ends
+    toward_flights = line if wide_end > start_along else -line
+    tip = center + line * start_along + normal * start_across
+    return replace(
+        _unseen_at(fit, tip, 0.0), axis=(float(toward_flights[0]), float(toward_flights[1]))
+    )
 
 
 # A dart's shadow ends in its flights' shadow at least this many times wider than its start.
