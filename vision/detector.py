@@ -166,6 +166,10 @@ BORDER_SMALL_PX = 2  # a blob this close to the small picture's border comes fro
 MAX_PIECES = 150
 # Blurs (Gaussian sigma, px) tried when the camera may have focused anew.
 FOCUS_SIGMAS_PX = (0.5, 0.75, 1.0, 1.4, 2.0)
+# A blob this much of whose pixels match the last scene once the sharper side is blurred is
+# printed edges seen in another focus, no dart (whose change stays under any blur).
+FOCUS_EXPLAINED = 0.8
+FOCUS_MARGIN_PX = 6  # around a blob: the blur reaches this far
 FOCUS_WINDOW_PX = 384  # side of the square on the board's middle they are compared in
 # A dart whose own pixels differ from the empty board in fewer than this share is gone:
 # noise alone passes the change threshold in a few per cent of pixels.
@@ -706,10 +710,18 @@ class Detector:
             inner = (slice(8, -8), slice(8, -8))  # clear of the window's blurred border
             return float(np.mean(np.abs(a[inner] - b[inner])))
 
-        best = (mismatch(now, before), 0.0)
-        for sigma in FOCUS_SIGMAS_PX:
-            for sign, a, b in ((1.0, before_grey, now), (-1.0, now_grey, before)):
+        unblurred = mismatch(now, before)
+        best = (unblurred, 0.0)
+        for sign, a, b in ((1.0, before_grey, now), (-1.0, now_grey, before)):
+            last = unblurred
+            for sigma in FOCUS_SIGMAS_PX:
                 score = mismatch(high_pass_grey(cv2.GaussianBlur(a, (0, 0), sigma)), b)
+                if score >= last:
+                    # past the blur that matches best (the mismatch falls towards it and
+                    # rises after it): more blur will not do, and a settle that merely
+                    # holds a dart stops at the first blur tried
+                    break
+                last = score
                 if score < best[0]:
                     best = (score, sign * sigma)
         sigma = best[1]
@@ -1276,6 +1288,12 @@ class Detector:
                 group = tailed
             if not dart:
                 leftovers.append((fit, group, mm, slender))
+                continue
+            if _only_sharpness(group, roi, scene, t):
+                # Printed edges that changed only in their sharpness: the camera focused a
+                # little anew (too little to be followed over the whole picture), and along
+                # a long straight edge (the sheet's own, against the wall) that is as
+                # slender as a dart. A dart's change keeps its sign across its body.
                 continue
             if end_on:
                 reach = CROSS_REACH_MM / mm
@@ -2350,6 +2368,32 @@ def _extent_px(
 
 
 __all__ = ["Detector", "DetectorConfig", "KnownDart", "robust_sigma"]
+
+
+def _only_sharpness(
+    group: np.ndarray, roi: np.ndarray, scene: np.ndarray, threshold: float
+) -> bool:
+    """Whether ``group`` (a blob of the region) is printed edges that only got sharper or
+    blurrier: most of its pixels within ``threshold`` of the last scene once the sharper of
+    the two is blurred by one of the focus blurs (on the blob's box and a margin). A dart's
+    change stays under any blur."""
+    rows, cols = _span(group)
+    h, w = group.shape
+    box = (
+        slice(max(0, rows.start - FOCUS_MARGIN_PX), min(h, rows.stop + FOCUS_MARGIN_PX)),
+        slice(max(0, cols.start - FOCUS_MARGIN_PX), min(w, cols.stop + FOCUS_MARGIN_PX)),
+    )
+    inside = group[box]
+    now, before = roi[box].astype(np.float32), scene[box].astype(np.float32)
+    for sigma in FOCUS_SIGMAS_PX:
+        for sharper, other in ((before, now), (now, before)):
+            blurred = cv2.GaussianBlur(sharper, (0, 0), sigma)
+            change = cv2.absdiff(blurred, other)
+            if change.ndim == 3:
+                change = change.max(axis=2)
+            if float(np.mean(change[inside] <= threshold)) >= FOCUS_EXPLAINED:
+                return True
+    return False
 
 
 def _tiles_hit(changed: np.ndarray, among: np.ndarray | None = None) -> tuple[int, int]:
