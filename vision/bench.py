@@ -74,6 +74,7 @@ def score_session(
     nudge = np.random.default_rng(seed).normal(0.0, STILLS_NUDGE_PX, (len(indices), 2))
     rng_hand = np.random.default_rng([seed, 1])
     rng_phone = np.random.default_rng([seed, 2])
+    rng_focus = np.random.default_rng([seed, 3])
     for k, index in enumerate(indices):
         name, spec = session.frame_name(index), session.frames[index]
         if stills and k > 0:
@@ -82,6 +83,7 @@ def score_session(
         image = session.renderer.render(spec)
         if handheld and k > 0:
             image = _phone_exposure(_held_in_hand(image, rng_hand), rng_phone)
+            image = _phone_focus(image, rng_focus)
         frame = Frame(image, spec.t, name)
         start = time.perf_counter()
         events = detector.process_still(frame) if stills else detector.process(frame)
@@ -137,6 +139,18 @@ def _phone_exposure(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     balance = rng.normal(1.0, PHONE_BALANCE, 3)
     gains = (exposure * balance / balance.mean()).astype(np.float32)
     return np.clip(image.astype(np.float32) * gains + 0.5, 0, 255).astype(np.uint8)
+
+
+# and focuses anew: up to this much blurrier than in focus (Gaussian sigma, px at 1280 px
+# wide; the board in focus, or the flights standing out of it)
+PHONE_FOCUS_MOST_PX = 0.5
+
+
+def _phone_focus(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The photo as a phone that focused anew for it takes it: a little blurrier than the
+    empty board's photo, or not at all."""
+    sigma = rng.uniform(0.0, PHONE_FOCUS_MOST_PX) * image.shape[1] / 1280
+    return cv2.GaussianBlur(image, (0, 0), sigma) if sigma >= 0.05 else image
 
 
 def still_frames(truth: dict[str, Any]) -> list[int]:

@@ -46,6 +46,13 @@ from vision.changes import (
     tiled_quantile,
 )
 from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
+from vision.focus import (
+    PHOTO_FOCUS_SIGMAS_PX,
+    PHOTO_MIN_GAIN,
+    PHOTO_REFOCUS_MIN_PX,
+    matching_blur,
+    only_sharpness,
+)
 from vision.frames import Frame, require_size
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import (
@@ -164,12 +171,6 @@ BORDER_SMALL_PX = 2  # a blob this close to the small picture's border comes fro
 # A settle whose region holds more pieces of change than this changed all over: a dart, its
 # shadows and specks make at most about 15 in video and 60 in photos (bench seed 1).
 MAX_PIECES = 150
-# Blurs (Gaussian sigma, px) tried when the camera may have focused anew.
-FOCUS_SIGMAS_PX = (0.5, 0.75, 1.0, 1.4, 2.0)
-# A blob this much of whose pixels match the last scene once the sharper side is blurred is
-# printed edges seen in another focus, no dart (whose change stays under any blur).
-FOCUS_EXPLAINED = 0.8
-FOCUS_MARGIN_PX = 6  # around a blob: the blur reaches this far
 FOCUS_WINDOW_PX = 384  # side of the square on the board's middle they are compared in
 # A dart whose own pixels differ from the empty board in fewer than this share is gone:
 # noise alone passes the change threshold in a few per cent of pixels.
@@ -373,19 +374,25 @@ class Detector:
         self.bounce_seen = False
         before = self._settle_state()
         try:
-            image, small, change = self._photo_on_grid(image)
+            image, small, change, kept = self._photo_on_grid(image)
         except Exception as exc:
             self._restore(before)
             raise SettleError(frame.name, exc) from exc
-        return self._read_settle(frame.name, image, small, change)
+        blurred = (self.reference, self.scene)
+        try:
+            return self._read_settle(frame.name, image, small, change)
+        finally:
+            self._stored_back(kept, blurred)
 
     def _photo_on_grid(
         self, image: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray], tuple[object, ...]]:
         """A photo put onto the empty board's grid and into its white balance, with its
-        small picture and ``_changed_small``, its thresholds measured."""
+        small picture and ``_changed_small``, its thresholds measured, the stored pictures
+        in its focus (with what ``_stored_back`` needs)."""
         assert self.reference is not None
         image = balanced_like(self._aligned(image), self.reference)
+        kept = self._stored_in_focus_of(image)
         small = downscale(image, self.config.gate_width)
         assert self.scene_small is not None
         gain = gain_field(small, self.scene_small, 31)
@@ -397,7 +404,7 @@ class Detector:
         # included (the cross of flights of a dart seen along its axis is such lines).
         self._stayed = self._thin_changes(small, gain) != 0
         self._stayed_share = PHOTO_STAYED_SHARE
-        return image, small, change
+        return image, small, change, kept
 
     def _read_settle(
         self,
@@ -681,6 +688,58 @@ class Detector:
         y0 = int(np.clip(cy - half_side, 0, max(0, h - FOCUS_WINDOW_PX)))
         return x0, y0, min(w, x0 + FOCUS_WINDOW_PX), min(h, y0 + FOCUS_WINDOW_PX)
 
+    def _focus_greys(
+        self, image: np.ndarray, other: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``image`` and ``other`` (the last scene unless given) as grey pictures (float32) of
+        the window on the middle of the board where their focus is compared: printed edges
+        are there, and it is a sixth of the picture's work."""
+        other = self.scene if other is None else other
+        assert other is not None
+        x0, y0, x1, y1 = self._focus_window(image.shape)
+        now, before = (
+            cv2.cvtColor(picture[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+            for picture in (image, other)
+        )
+        return now, before
+
+    def _stored_in_focus_of(self, image: np.ndarray) -> tuple[object, ...]:
+        """A phone focuses for every photo (on the board, or on the flights standing out of
+        it), and a photo blurrier than the stored pictures changes every printed edge against
+        them (the threshold measured on it then rises above a thin point's change). For this
+        photo (on the grid), the empty board and the last scene are each blurred to its focus
+        where they are the sharper; a sharper photo is left as it is (its point is what
+        counts). Returns what ``_stored_back`` puts back after the photo was read."""
+        assert self.reference is not None and self.scene is not None
+        kept = (self.reference, self.reference_small, self.scene, self.scene_small)
+        kept += (self._reference_slope,)
+        width = self.config.gate_width
+        for stored in ("reference", "scene"):
+            picture = getattr(self, stored)
+            greys = self._focus_greys(image, picture)
+            sigma = matching_blur(*greys, PHOTO_FOCUS_SIGMAS_PX, True, PHOTO_MIN_GAIN)
+            if sigma >= PHOTO_REFOCUS_MIN_PX:
+                blurred = cv2.GaussianBlur(picture, (0, 0), sigma)
+                setattr(self, stored, blurred)
+                setattr(self, f"{stored}_small", downscale(blurred, width))
+                if stored == "reference":
+                    self._reference_slope = None
+        return kept
+
+    def _stored_back(
+        self, kept: tuple[object, ...], blurred: tuple[np.ndarray | None, np.ndarray | None]
+    ) -> None:
+        """The stored pictures as they were before ``_stored_in_focus_of`` blurred them for a
+        photo (``blurred``: the empty board and the last scene as it left them), but those
+        the photo's reading replaced (the last scene by the photo, the empty board at a
+        takeout)."""
+        reference, reference_small, scene, scene_small, slope = kept
+        if self.reference is blurred[0]:
+            self.reference, self.reference_small = reference, reference_small
+            self._reference_slope = slope
+        if self.scene is blurred[1]:
+            self.scene, self.scene_small = scene, scene_small
+
     def _follow_a_refocus(
         self,
         raw: np.ndarray,
@@ -696,35 +755,7 @@ class Detector:
         it explains the change: the stored pictures are blurred by it when the camera now
         sees blurrier, later frames when it sees sharper. None if no blur explains it."""
         assert self.scene is not None and self.reference is not None
-        # Compared in a window on the middle of the board (printed edges, and a sixth of the
-        # picture's work), on the grey pictures high-passed.
-        x0, y0, x1, y1 = self._focus_window(image.shape)
-        now_grey, before_grey = (
-            cv2.cvtColor(picture[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
-            for picture in (image, self.scene)
-        )
-
-        now, before = high_pass_grey(now_grey), high_pass_grey(before_grey)
-
-        def mismatch(a: np.ndarray, b: np.ndarray) -> float:
-            inner = (slice(8, -8), slice(8, -8))  # clear of the window's blurred border
-            return float(np.mean(np.abs(a[inner] - b[inner])))
-
-        unblurred = mismatch(now, before)
-        best = (unblurred, 0.0)
-        for sign, a, b in ((1.0, before_grey, now), (-1.0, now_grey, before)):
-            last = unblurred
-            for sigma in FOCUS_SIGMAS_PX:
-                score = mismatch(high_pass_grey(cv2.GaussianBlur(a, (0, 0), sigma)), b)
-                if score >= last:
-                    # past the blur that matches best (the mismatch falls towards it and
-                    # rises after it): more blur will not do, and a settle that merely
-                    # holds a dart stops at the first blur tried
-                    break
-                last = score
-                if score < best[0]:
-                    best = (score, sign * sigma)
-        sigma = best[1]
+        sigma = matching_blur(*self._focus_greys(image))
         if sigma == 0.0:
             return None
         stored = (self.reference, self.scene, self.reference_small, self.scene_small)
@@ -1289,7 +1320,7 @@ class Detector:
             if not dart:
                 leftovers.append((fit, group, mm, slender))
                 continue
-            if _only_sharpness(group, roi, scene, t):
+            if only_sharpness(group, _span(group), roi, scene, t):
                 # Printed edges that changed only in their sharpness: the camera focused a
                 # little anew (too little to be followed over the whole picture), and along
                 # a long straight edge (the sheet's own, against the wall) that is as
@@ -2368,32 +2399,6 @@ def _extent_px(
 
 
 __all__ = ["Detector", "DetectorConfig", "KnownDart", "robust_sigma"]
-
-
-def _only_sharpness(
-    group: np.ndarray, roi: np.ndarray, scene: np.ndarray, threshold: float
-) -> bool:
-    """Whether ``group`` (a blob of the region) is printed edges that only got sharper or
-    blurrier: most of its pixels within ``threshold`` of the last scene once the sharper of
-    the two is blurred by one of the focus blurs (on the blob's box and a margin). A dart's
-    change stays under any blur."""
-    rows, cols = _span(group)
-    h, w = group.shape
-    box = (
-        slice(max(0, rows.start - FOCUS_MARGIN_PX), min(h, rows.stop + FOCUS_MARGIN_PX)),
-        slice(max(0, cols.start - FOCUS_MARGIN_PX), min(w, cols.stop + FOCUS_MARGIN_PX)),
-    )
-    inside = group[box]
-    now, before = roi[box].astype(np.float32), scene[box].astype(np.float32)
-    for sigma in FOCUS_SIGMAS_PX:
-        for sharper, other in ((before, now), (now, before)):
-            blurred = cv2.GaussianBlur(sharper, (0, 0), sigma)
-            change = cv2.absdiff(blurred, other)
-            if change.ndim == 3:
-                change = change.max(axis=2)
-            if float(np.mean(change[inside] <= threshold)) >= FOCUS_EXPLAINED:
-                return True
-    return False
 
 
 def _tiles_hit(changed: np.ndarray, among: np.ndarray | None = None) -> tuple[int, int]:

@@ -41,8 +41,8 @@ def add_vision_parser(sub: argparse._SubParsersAction) -> None:
         "--handheld",
         action="store_true",
         help="with --stills: each photo also turned and tilted a little, with its own "
-        "exposure and white balance (a phone held in the hand), not only shifted (a tripod "
-        "touched)",
+        "exposure, white balance and focus (a phone held in the hand), not only shifted (a "
+        "tripod touched)",
     )
     vision.add_argument(
         "--size",
