@@ -80,10 +80,11 @@ def score_session(
         if stills and k > 0:
             moved = (spec.offset[0] + float(nudge[k, 0]), spec.offset[1] + float(nudge[k, 1]))
             spec = replace(spec, offset=moved)
+        if handheld and k > 0:
+            spec = replace(spec, focus_px=_phone_focus_px(rng_focus, session.renderer.size[0]))
         image = session.renderer.render(spec)
         if handheld and k > 0:
             image = _phone_exposure(_held_in_hand(image, rng_hand), rng_phone)
-            image = _phone_focus(image, rng_focus)
         frame = Frame(image, spec.t, name)
         start = time.perf_counter()
         events = detector.process_still(frame) if stills else detector.process(frame)
@@ -146,11 +147,10 @@ def _phone_exposure(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 PHONE_FOCUS_MOST_PX = 0.5
 
 
-def _phone_focus(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The photo as a phone that focused anew for it takes it: a little blurrier than the
-    empty board's photo, or not at all."""
-    sigma = rng.uniform(0.0, PHONE_FOCUS_MOST_PX) * image.shape[1] / 1280
-    return cv2.GaussianBlur(image, (0, 0), sigma) if sigma >= 0.05 else image
+def _phone_focus_px(rng: np.random.Generator, width: int) -> float:
+    """How far out of focus (Gaussian sigma, px) a phone that focused anew takes a photo of
+    ``width`` px: a little blurrier than the empty board's photo, or not at all."""
+    return float(rng.uniform(0.0, PHONE_FOCUS_MOST_PX)) * width / 1280
 
 
 def still_frames(truth: dict[str, Any]) -> list[int]:

@@ -46,13 +46,7 @@ from vision.changes import (
     tiled_quantile,
 )
 from vision.events import BounceoutEvent, DartEvent, Event, TakeoutEvent
-from vision.focus import (
-    PHOTO_FOCUS_SIGMAS_PX,
-    PHOTO_MIN_GAIN,
-    PHOTO_REFOCUS_MIN_PX,
-    matching_blur,
-    only_sharpness,
-)
+from vision.focus import matching_blur, only_sharpness
 from vision.frames import Frame, require_size
 from vision.geometry import DartGeometry, OutOfBoard
 from vision.motion import (
@@ -374,25 +368,19 @@ class Detector:
         self.bounce_seen = False
         before = self._settle_state()
         try:
-            image, small, change, kept = self._photo_on_grid(image)
+            image, small, change = self._photo_on_grid(image)
         except Exception as exc:
             self._restore(before)
             raise SettleError(frame.name, exc) from exc
-        blurred = (self.reference, self.scene)
-        try:
-            return self._read_settle(frame.name, image, small, change)
-        finally:
-            self._stored_back(kept, blurred)
+        return self._read_settle(frame.name, image, small, change)
 
     def _photo_on_grid(
         self, image: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray], tuple[object, ...]]:
+    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
         """A photo put onto the empty board's grid and into its white balance, with its
-        small picture and ``_changed_small``, its thresholds measured, the stored pictures
-        in its focus (with what ``_stored_back`` needs)."""
+        small picture and ``_changed_small``, its thresholds measured."""
         assert self.reference is not None
         image = balanced_like(self._aligned(image), self.reference)
-        kept = self._stored_in_focus_of(image)
         small = downscale(image, self.config.gate_width)
         assert self.scene_small is not None
         gain = gain_field(small, self.scene_small, 31)
@@ -404,7 +392,7 @@ class Detector:
         # included (the cross of flights of a dart seen along its axis is such lines).
         self._stayed = self._thin_changes(small, gain) != 0
         self._stayed_share = PHOTO_STAYED_SHARE
-        return image, small, change, kept
+        return image, small, change
 
     def _read_settle(
         self,
@@ -688,57 +676,17 @@ class Detector:
         y0 = int(np.clip(cy - half_side, 0, max(0, h - FOCUS_WINDOW_PX)))
         return x0, y0, min(w, x0 + FOCUS_WINDOW_PX), min(h, y0 + FOCUS_WINDOW_PX)
 
-    def _focus_greys(
-        self, image: np.ndarray, other: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """``image`` and ``other`` (the last scene unless given) as grey pictures (float32) of
-        the window on the middle of the board where their focus is compared: printed edges
-        are there, and it is a sixth of the picture's work."""
-        other = self.scene if other is None else other
-        assert other is not None
+    def _focus_greys(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``image`` and the last scene as grey pictures (float32) of the window on the
+        middle of the board where their focus is compared: printed edges are there, and it
+        is a sixth of the picture's work."""
+        assert self.scene is not None
         x0, y0, x1, y1 = self._focus_window(image.shape)
         now, before = (
             cv2.cvtColor(picture[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
-            for picture in (image, other)
+            for picture in (image, self.scene)
         )
         return now, before
-
-    def _stored_in_focus_of(self, image: np.ndarray) -> tuple[object, ...]:
-        """A phone focuses for every photo (on the board, or on the flights standing out of
-        it), and a photo blurrier than the stored pictures changes every printed edge against
-        them (the threshold measured on it then rises above a thin point's change). For this
-        photo (on the grid), the empty board and the last scene are each blurred to its focus
-        where they are the sharper; a sharper photo is left as it is (its point is what
-        counts). Returns what ``_stored_back`` puts back after the photo was read."""
-        assert self.reference is not None and self.scene is not None
-        kept = (self.reference, self.reference_small, self.scene, self.scene_small)
-        kept += (self._reference_slope,)
-        width = self.config.gate_width
-        for stored in ("reference", "scene"):
-            picture = getattr(self, stored)
-            greys = self._focus_greys(image, picture)
-            sigma = matching_blur(*greys, PHOTO_FOCUS_SIGMAS_PX, True, PHOTO_MIN_GAIN)
-            if sigma >= PHOTO_REFOCUS_MIN_PX:
-                blurred = cv2.GaussianBlur(picture, (0, 0), sigma)
-                setattr(self, stored, blurred)
-                setattr(self, f"{stored}_small", downscale(blurred, width))
-                if stored == "reference":
-                    self._reference_slope = None
-        return kept
-
-    def _stored_back(
-        self, kept: tuple[object, ...], blurred: tuple[np.ndarray | None, np.ndarray | None]
-    ) -> None:
-        """The stored pictures as they were before ``_stored_in_focus_of`` blurred them for a
-        photo (``blurred``: the empty board and the last scene as it left them), but those
-        the photo's reading replaced (the last scene by the photo, the empty board at a
-        takeout)."""
-        reference, reference_small, scene, scene_small, slope = kept
-        if self.reference is blurred[0]:
-            self.reference, self.reference_small = reference, reference_small
-            self._reference_slope = slope
-        if self.scene is blurred[1]:
-            self.scene, self.scene_small = scene, scene_small
 
     def _follow_a_refocus(
         self,

@@ -1024,21 +1024,6 @@ def test_photos_shifted_back_by_a_fraction_of_a_pixel_count_as_resampled():
     assert math.hypot(found[0].x_mm - dart.tip_mm[0], found[0].y_mm - dart.tip_mm[1]) < 2.5
 
 
-@pytest.mark.parametrize("board_id, session_seed", [("dartwars", 9007), ("groundround", 4001)])
-def test_photos_from_a_phone_that_focuses_for_each_shot_miss_no_dart(board_id, session_seed):
-    """A phone held in the hand focuses for every photo: one blurrier than the empty board
-    changes every printed edge against it, the threshold measured on it rises, and a dart
-    was lost (``oche bench vision --stills --handheld`` sessions; in 4001 its far end was
-    then reported as a dart of its own). The stored pictures are blurred to such a photo's
-    focus for its reading."""
-    import boards
-    from vision.bench import score_session
-
-    score = score_session(boards.load(board_id), session_seed, stills=True, handheld=True)
-    assert [m for m in score.misses if m["kind"] in ("missed", "phantom")] == []
-    assert score.found == score.thrown
-
-
 def _tight_group(seed: int, off_mm: float, board_id: str = "classic", video: bool = False):
     """Photos of the empty board, of one dart, and of a second dart of the same model and
     direction whose point is ``off_mm`` behind the first's along the first's image line:

@@ -178,6 +178,8 @@ class FrameSpec:
     offset: tuple[float, float] = (0.0, 0.0)  # the board or camera moved: shifted, still sharp
     # ... and turned: (degrees, pivot x, pivot y in px), a mount or hanging board knocked askew
     turn: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    # the lens out of focus: a Gaussian blur of this sigma (px), before the sensor's noise
+    focus_px: float = 0.0
 
 
 class Renderer:
@@ -253,6 +255,8 @@ class Renderer:
                 flags=cv2.INTER_LINEAR if smeared else cv2.INTER_LANCZOS4,
                 borderMode=cv2.BORDER_REPLICATE,
             )
+        if spec.focus_px > 0.0:
+            frame = cv2.GaussianBlur(frame, (0, 0), spec.focus_px)
         w, h = self.size
         ox, oy = self.rng.integers(0, 16, 2)
         frame = cv2.add(frame, self.noise[oy : oy + h, ox : ox + w], dtype=cv2.CV_8U)
