@@ -165,6 +165,9 @@ BORDER_SMALL_PX = 2  # a blob this close to the small picture's border comes fro
 # A settle whose region holds more pieces of change than this changed all over: a dart, its
 # shadows and specks make at most about 15 in video and 60 in photos (bench seed 1).
 MAX_PIECES = 150
+# A dart's shadow is at most this many times the longest dart (a lamp 60 degrees off the
+# board's normal casts one 1.7 times as long as the dart stands out).
+SHADOW_LONGEST = 2.0
 FOCUS_WINDOW_PX = 384  # side of the square on the board's middle they are compared in
 # A dart whose own pixels differ from the empty board in fewer than this share is gone:
 # noise alone passes the change threshold in a few per cent of pixels.
@@ -1725,14 +1728,16 @@ class Detector:
         """A dart known by its long shadow alone (as a list of at most one): the shadow is a
         dart's (thin where it starts at the point, as wide as flights at its end), and that
         start lies where the motion's dart-like blob stayed. A shadow starting on an earlier
-        object is that object's own, cast anew when the light changed (a lamp switched on)."""
+        object is that object's own, cast anew when the light changed (a lamp switched on);
+        one longer than a low lamp makes of the longest dart is something else's."""
         assert self._stayed is not None
         stayed = cv2.dilate(self._stayed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         h, w = stayed.shape
         rh, rw = occluders.shape
         near = cv2.dilate(occluders.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+        longest = SHADOW_LONGEST * self.config.max_dart_mm
         for fit, group, mm, _slender in leftovers:
-            if not any(group is cast for cast in long_shadows):
+            if not any(group is cast for cast in long_shadows) or fit.length_px * mm > longest:
                 continue
             lone = lone_shadow_tip(fit, group, shadow)
             if lone is None:
