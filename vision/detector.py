@@ -346,16 +346,7 @@ class Detector:
         self._quiet_frame = None
         self.state = "still"
         self.still_count = 0
-        raw = image
-        before = self._settle_state()
-        try:
-            image, small = self._in_reference_grid(image, small)
-            image, small, change = self._follow_a_move(raw, image, small)
-        except Exception as exc:
-            # not even put onto the empty board's grid: as if this settle never happened
-            self._restore(before)
-            raise SettleError(frame.name, exc) from exc
-        return self._read_settle(frame.name, image, small, change)
+        return self._settle(frame.name, lambda: self._frame_on_grid(image, small))
 
     def process_still(self, frame: Frame) -> list[Event]:
         """A photo of a settled scene (a folder of separate photos rather than video): the
@@ -369,13 +360,34 @@ class Detector:
             self._start(image, small)
             return []
         self.bounce_seen = False
+        return self._settle(frame.name, lambda: self._photo_on_grid(image))
+
+    def _settle(
+        self,
+        name: str,
+        on_grid: Callable[[], tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]],
+    ) -> list[Event]:
+        """Read a settle once ``on_grid()`` put its picture onto the empty board's grid
+        (the picture, its small picture and their ``_changed_small``). Should either fail (a
+        bug), a :class:`SettleError` says so: a failure before the picture is on the grid
+        leaves the detector as if this settle never happened, one after it goes on from
+        that picture (``_read_settle``)."""
         before = self._settle_state()
         try:
-            image, small, change = self._photo_on_grid(image)
+            image, small, change = on_grid()
         except Exception as exc:
             self._restore(before)
-            raise SettleError(frame.name, exc) from exc
-        return self._read_settle(frame.name, image, small, change)
+            raise SettleError(name, exc) from exc
+        return self._read_settle(name, image, small, change)
+
+    def _frame_on_grid(
+        self, image: np.ndarray, small: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """A settled video frame put onto the empty board's grid, following the board or
+        camera if it moved, with its small picture and ``_changed_small``."""
+        raw = image
+        image, small = self._in_reference_grid(image, small)
+        return self._follow_a_move(raw, image, small)
 
     def _photo_on_grid(
         self, image: np.ndarray
@@ -1695,7 +1707,7 @@ class Detector:
         the photo's own change (``process_still``)."""
         if self._stayed is None:
             return []
-        stayed = cv2.dilate(self._stayed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        stayed = self._stayed_widened()
         h, w = stayed.shape
         best, best_share = [], self._stayed_share
         for fit, group, mm, slender in leftovers:
@@ -1717,6 +1729,11 @@ class Detector:
                 best_share = share
         return best
 
+    def _stayed_widened(self) -> np.ndarray:
+        """Where the motion's dart-like blob stayed (small picture), a pixel wider."""
+        assert self._stayed is not None
+        return cv2.dilate(self._stayed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
     def _by_its_shadow(
         self,
         leftovers: list[tuple[TipFit, np.ndarray, float, float]],
@@ -1730,8 +1747,7 @@ class Detector:
         start lies where the motion's dart-like blob stayed. A shadow starting on an earlier
         object is that object's own, cast anew when the light changed (a lamp switched on);
         one longer than a low lamp makes of the longest dart is something else's."""
-        assert self._stayed is not None
-        stayed = cv2.dilate(self._stayed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        stayed = self._stayed_widened()
         h, w = stayed.shape
         rh, rw = occluders.shape
         near = cv2.dilate(occluders.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0

@@ -232,9 +232,7 @@ def end_on_tip(
         return fit
     points = np.column_stack([xs, ys]).astype(np.float64)
     cast = points[~own]
-    center = cast.mean(axis=0)
-    _, _, vt = np.linalg.svd(cast - center, full_matrices=False)
-    line, normal = vt[0], np.array([-vt[0][1], vt[0][0]])
+    center, line, normal = _run_of(cast)
     along, across = (cast - center) @ line, (cast - center) @ normal
     found = []
     for end in np.percentile(along, [1.0, 99.0]):
@@ -256,6 +254,14 @@ def end_on_tip(
     if float(np.hypot(*(np.array(fit.tip) - tip))) <= max(1.0, 2 * doubt):
         return fit
     return _unseen_at(fit, tip, doubt)
+
+
+def _run_of(cast: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The middle of a shadow's pixels (N x 2), the line it runs along (unit) and the
+    normal to that line."""
+    center = cast.mean(axis=0)
+    _, _, vt = np.linalg.svd(cast - center, full_matrices=False)
+    return center, vt[0], np.array([-vt[0][1], vt[0][0]])
 
 
 def _unseen_at(fit: TipFit, tip: np.ndarray, spread_px: float) -> TipFit:
@@ -330,9 +336,7 @@ def lone_shadow_tip(fit: TipFit, group: np.ndarray, shadow: np.ndarray) -> TipFi
     if len(xs) < 10:
         return None
     cast = np.column_stack([xs, ys]).astype(np.float64)
-    center = cast.mean(axis=0)
-    _, _, vt = np.linalg.svd(cast - center, full_matrices=False)
-    line, normal = vt[0], np.array([-vt[0][1], vt[0][0]])
+    center, line, normal = _run_of(cast)
     ends = _narrow_end((cast - center) @ line, (cast - center) @ normal)
     if ends is None:
         return None
