@@ -85,6 +85,8 @@ ObjectPixels = tuple[np.ndarray, tuple[Pixels, Pixels]]
 SETTLE_STATE = (
     "reference",
     "reference_small",
+    "_empty_before",
+    "_reference_remade",
     "scene",
     "scene_small",
     "darts",
@@ -232,6 +234,10 @@ class Detector:
         self.scene: np.ndarray | None = None
         self.scene_small: np.ndarray | None = None
         self.reference_small: np.ndarray | None = None
+        # The empty board's pictures (full, small) from before the last takeout, while they
+        # are on the grid of the frames: see ``_empty_to_judge``.
+        self._empty_before: tuple[np.ndarray, np.ndarray] | None = None
+        self._reference_remade = False  # the empty board's picture was remade since taken
         self.threshold = self.config.min_threshold
         self.noise_sigma = 0.0
         self.small_threshold = 8.0
@@ -457,13 +463,22 @@ class Detector:
             self.scene_small = small.copy()
 
     def _take_as_empty(self, image: np.ndarray, small: np.ndarray) -> None:
-        """``image`` (with its ``small`` picture) is the empty board, and the scene: the
-        pictures made from the one before are made again when needed."""
+        """``image`` (with its ``small`` picture) is the empty board, and the scene (one and
+        the same picture, until another is taken as the scene): the pictures made from the
+        one before are made again when needed."""
+        # A picture remade (``_remake_stored``) is only as the camera would now see it:
+        # frames taken since agree better with each other than with it.
+        kept = self.reference is not None and not self._reference_remade
+        if kept and self.reference_small is not None:
+            self._empty_before = (self.reference, self.reference_small)
+        else:
+            self._empty_before = None
+        self._reference_remade = False
         self.reference = image.copy()
         self.reference_small = small.astype(np.float32)
         self._reference_slope = None
         self._forget_reference_pictures()
-        self.scene = image.copy()
+        self.scene = self.reference
         self.scene_small = small.copy()
 
     def _aligned(self, image: np.ndarray) -> np.ndarray:
@@ -721,7 +736,14 @@ class Detector:
         sigma = matching_blur(*self._focus_greys(image))
         if sigma == 0.0:
             return None
-        stored = (self.reference, self.scene, self.reference_small, self.scene_small)
+        stored = (
+            self.reference,
+            self.scene,
+            self.reference_small,
+            self.scene_small,
+            self._empty_before,
+            self._reference_remade,
+        )
         soften = self._soften_px
         if sigma > 0:  # the camera sees blurrier now: so must the stored pictures
             self._remake_stored(lambda picture: cv2.GaussianBlur(picture, (0, 0), sigma))
@@ -732,7 +754,8 @@ class Detector:
         if _explains(changed, change[1], edged, spread):
             self._forget_reference_pictures()
             return moved, moved_small, change
-        self.reference, self.scene, self.reference_small, self.scene_small = stored
+        self.reference, self.scene, self.reference_small, self.scene_small = stored[:4]
+        self._empty_before, self._reference_remade = stored[4:]
         self._soften_px = soften
         return None
 
@@ -762,10 +785,14 @@ class Detector:
         makes them: as the camera now sees them."""
         assert self.reference is not None and self.scene is not None
         gate_width = self.config.gate_width
+        scene_is_reference = self.scene is self.reference
         self.reference = remade(self.reference)
         self.reference_small = downscale(self.reference, gate_width).astype(np.float32)
-        self.scene = remade(self.scene)
+        self.scene = self.reference if scene_is_reference else remade(self.scene)
         self.scene_small = downscale(self.scene, gate_width)
+        self._reference_remade = True
+        # Not remade: one more picture to resample, for the sake of one settle.
+        self._empty_before = None
 
     def _moves(
         self,
@@ -1027,7 +1054,8 @@ class Detector:
         self.last_regions = []
         self._blocked_earlier, self.blocked_since = self.blocked_since, None
         gain_s, changed = change
-        gain_r = gain_field(small, self.reference_small.astype(np.uint8), 31)
+        empty, empty_small = self._empty_to_judge()
+        gain_r = gain_field(small, empty_small.astype(np.uint8), 31)
         f = small.astype(np.float32)
         mm_small = self._mm_per_px * self._scale
         if np.count_nonzero(changed) == 0:
@@ -1035,7 +1063,7 @@ class Detector:
             # look there before saying nothing stayed. A change all over the picture in such
             # lines (a quarter of its tiles, as a moved board makes) is printed edges, no dart.
             thin = self._thin_changes(small, gain_s)
-            edged = _edge_tiles(self.reference_small, self.small_threshold)
+            edged = _edge_tiles(empty_small, self.small_threshold)
             if _tile_share(thin, edged) < MOVED_SPREAD:
                 changed = thin
         if np.count_nonzero(changed) == 0:
@@ -1045,9 +1073,7 @@ class Detector:
         # Something big that is on neither the last scene nor the empty board: somebody
         # stands in front of the board. Wait for the next settle. (Darts pulled out are on
         # the empty board, so a takeout never looks like this.)
-        novel = changed.astype(bool) & (
-            np.abs(f - lit(self.reference_small, gain_r)) > self.small_threshold
-        )
+        novel = changed.astype(bool) & (np.abs(f - lit(empty_small, gain_r)) > self.small_threshold)
         if novel.any():
             _count, _labels, stats, _ = cv2.connectedComponentsWithStats(novel.astype(np.uint8), 8)
             biggest = int(stats[1:, cv2.CC_STAT_AREA].max())
@@ -1074,14 +1100,30 @@ class Detector:
             cv2.resize(gain_s, (w, h), interpolation=cv2.INTER_LINEAR),
             cv2.resize(gain_r, (w, h), interpolation=cv2.INTER_LINEAR),
         )
-        return self._look(name, image, small, gains, box)
+        return self._look(name, image, small, (empty, gains), box)
+
+    def _empty_to_judge(self) -> tuple[np.ndarray, np.ndarray]:
+        """The empty board's picture (and its small one) a settle is compared with besides
+        the last scene. Right after a takeout the last scene is the empty board's picture
+        itself, and a change seen in both comparisons alike is no evidence: a photo put onto
+        the grid differs from any other along every printed edge (each at its own phase,
+        see ``lowpass_absdiff``), in a way no single comparison tells from a thin dart, and
+        only the minimum over two different pictures takes away. Video frames are no
+        different in kind: the one picture's own noise, and its compression's, stand in
+        both comparisons alike. The empty board's picture from before that takeout stands
+        in then, while it is on the frames' grid, and the first dart of a turn is judged
+        as the others are."""
+        assert self.reference is not None and self.reference_small is not None
+        if self.scene is self.reference and self._empty_before is not None:
+            return self._empty_before
+        return self.reference, self.reference_small
 
     def _look(
         self,
         name: str,
         image: np.ndarray,
         small: np.ndarray,
-        gains: tuple[np.ndarray, np.ndarray],
+        lit_empty: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]],
         box: tuple[int, int, int, int],
         darts_seen: list[tuple[np.ndarray, np.ndarray]] | None = None,
     ) -> list[Event]:
@@ -1091,8 +1133,11 @@ class Detector:
         and point may not show on the small picture, so the point can lie outside the box.
         That second look only completes the darts already seen (``darts_seen``: their pixels,
         rows and columns of the picture): what else the bigger box holds was no change at the
-        coarse level, and taking it for a new dart made phantoms."""
-        assert self.scene is not None and self.reference is not None
+        coarse level, and taking it for a new dart made phantoms. ``lit_empty``: the empty
+        board's picture to judge against (``_empty_to_judge``) and the light of the last
+        scene and of that picture, as full-size gain fields."""
+        assert self.scene is not None
+        empty, gains = lit_empty
         cfg = self.config
         x0, y0, x1, y1 = box
         h, w = image.shape[:2]
@@ -1101,7 +1146,7 @@ class Detector:
         gr = gains[1][y0:y1, x0:x1]
         roi = image[y0:y1, x0:x1]
         scene = scaled(self.scene[y0:y1, x0:x1], gs)
-        reference = scaled(self.reference[y0:y1, x0:x1], gr)
+        reference = scaled(empty[y0:y1, x0:x1], gr)
         d_scene = max_channel_absdiff(roi, scene).astype(np.float32)
         d_ref = max_channel_absdiff(roi, reference).astype(np.float32)
         allowance = None if self._allowance is None else self._allowance[y0:y1, x0:x1]
@@ -1113,7 +1158,12 @@ class Detector:
         d_scene, d_ref = beyond(d_scene), beyond(d_ref)
         t = self.threshold
 
-        earlier = beyond(max_channel_absdiff(scene, reference))  # earlier objects: darts, pieces
+        # Earlier objects (darts, pieces): none right after a takeout, where the scene is
+        # the empty board itself; an older empty picture differs from it where pieces moved.
+        if empty is self.reference:
+            earlier = beyond(max_channel_absdiff(scene, reference))
+        else:
+            earlier = np.zeros_like(d_scene)
 
         # Darts pulled out: their pixels are back to the empty board.
         events: list[Event] = []
@@ -1333,7 +1383,7 @@ class Detector:
                     min(h, y1 + reach * sides[3]),
                 )
                 seen = [_picture_pixels(c.group, (x0, y0)) for c in accepted]
-                return self._look(name, image, small, gains, bigger, seen)
+                return self._look(name, image, small, (empty, gains), bigger, seen)
         for candidate in accepted:
             fit, group = candidate.fit, candidate.group
             event = self._dart_event(name, fit, (x0, y0))

@@ -1024,6 +1024,50 @@ def test_photos_shifted_back_by_a_fraction_of_a_pixel_count_as_resampled():
     assert math.hypot(found[0].x_mm - dart.tip_mm[0], found[0].y_mm - dart.tip_mm[1]) < 2.5
 
 
+def test_photos_after_a_takeout_find_the_next_turns_darts():
+    """Photos from a tripod nudged between them, of a painted dartboard compressed as a
+    phone does: after the takeout the empty board's photo is also the last scene, and
+    comparing a photo with that one picture alone left the ripple of resampling along every
+    ring and wire standing (a change all over: the whole next turn was lost)."""
+    from vision.bench import still_frames
+    from vision.events import TakeoutEvent
+    from vision.sim.dartboard import Paint
+
+    def script(b):
+        for _ in range(2):
+            b.throw()
+            b.idle(4)
+        b.takeout()
+        b.idle(6)
+        for _ in range(3):
+            b.throw()
+            b.idle(4)
+
+    paint = Paint.random(np.random.default_rng(3))
+    session = make_session("classic", 3, script, tilt=40.0, azimuth=228.0, jpeg=78, paint=paint)
+    thrown = session.truth["darts"]
+    nudges = np.random.default_rng(3).normal(0.0, 0.8, (8, 2))
+    detector = Detector(session.board, session.calibration)
+    seen = []
+    for k, index in enumerate(still_frames(session.truth)):
+        spec = session.frames[index]
+        if k > 0:
+            spec = replace(spec, offset=(float(nudges[k, 0]), float(nudges[k, 1])))
+        image = session.renderer.render(spec)
+        seen += detector.process_still(Frame(image, spec.t, f"photo{k}"))
+    assert ["takeout" if isinstance(e, TakeoutEvent) else "dart" for e in seen] == [
+        "dart",
+        "dart",
+        "takeout",
+        "dart",
+        "dart",
+        "dart",
+    ]
+    found = [_nearest_throw(e, thrown) for e in seen if isinstance(e, DartEvent)]
+    assert [index for index, _ in found] == [0, 1, 2, 3, 4]
+    assert all(error < 5.0 for _, error in found)
+
+
 def _tight_group(seed: int, off_mm: float, board_id: str = "classic", video: bool = False):
     """Photos of the empty board, of one dart, and of a second dart of the same model and
     direction whose point is ``off_mm`` behind the first's along the first's image line:
