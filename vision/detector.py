@@ -34,6 +34,8 @@ from vision.align import (
     warp_back,
 )
 from vision.changes import (
+    EXPOSURE_STEP,
+    SATURATED,
     edge_strength,
     fine_detail,
     gain_field,
@@ -352,7 +354,8 @@ class Detector:
         self._quiet_frame = None
         self.state = "still"
         self.still_count = 0
-        return self._settle(frame.name, lambda: self._frame_on_grid(image, small))
+        read = self._light_taken_in if self._light_jumped(small) else self._read_settle
+        return self._settle(frame.name, lambda: self._frame_on_grid(image, small), read)
 
     def process_still(self, frame: Frame) -> list[Event]:
         """A photo of a settled scene (a folder of separate photos rather than video): the
@@ -366,25 +369,59 @@ class Detector:
             self._start(image, small)
             return []
         self.bounce_seen = False
-        return self._settle(frame.name, lambda: self._photo_on_grid(image))
+        return self._settle(frame.name, lambda: self._photo_on_grid(image), self._read_settle)
 
     def _settle(
         self,
         name: str,
         on_grid: Callable[[], tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]],
+        read: Callable[[str, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]], list[Event]],
     ) -> list[Event]:
-        """Read a settle once ``on_grid()`` put its picture onto the empty board's grid
-        (the picture, its small picture and their ``_changed_small``). Should either fail (a
-        bug), a :class:`SettleError` says so: a failure before the picture is on the grid
-        leaves the detector as if this settle never happened, one after it goes on from
-        that picture (``_read_settle``)."""
+        """Read a settle with ``read`` once ``on_grid()`` put its picture onto the empty
+        board's grid (the picture, its small picture and their ``_changed_small``). Should
+        either fail (a bug), a :class:`SettleError` says so: a failure before the picture is
+        on the grid leaves the detector as if this settle never happened, one after it goes
+        on from that picture (``_read_settle``)."""
         before = self._settle_state()
         try:
             image, small, change = on_grid()
         except Exception as exc:
             self._restore(before)
             raise SettleError(name, exc) from exc
-        return self._read_settle(name, image, small, change)
+        return read(name, image, small, change)
+
+    def _light_jumped(self, small: np.ndarray) -> bool:
+        """Whether the room's light jumped since the last scene (a lamp switched on or
+        off, a camera that set its exposure anew): nearly the whole picture brighter, or
+        darker, by one ratio. Clipped pixels say nothing; a person in front changes only
+        part of the picture."""
+        assert self.scene_small is not None
+        before = self.scene_small
+        seen = (small < SATURATED) & (before < SATURATED)
+        if np.count_nonzero(seen) < seen.size // 4:
+            return False
+        ratio = (small[seen] + 4.0) / (before[seen] + 4.0)
+        low, middle, high = np.percentile(ratio, (10, 50, 90))
+        brighter = middle >= 1.0 + EXPOSURE_STEP and low >= 1.0 + EXPOSURE_STEP / 2
+        darker = middle <= 1.0 - EXPOSURE_STEP and high <= 1.0 - EXPOSURE_STEP / 2
+        return bool(brighter or darker)
+
+    def _light_taken_in(
+        self,
+        name: str,
+        image: np.ndarray,
+        small: np.ndarray,
+        change: tuple[np.ndarray, np.ndarray],
+    ) -> list[Event]:
+        """A settle after the light jumped (``_light_jumped``): the shadows of every earlier
+        dart and piece lighten, deepen, appear or go, each in a shape much like a dart's,
+        and none of that is a dart. What is there now becomes the scene, the darts known are
+        kept for their takeout, and nothing is reported. (A dart thrown at that very moment
+        is not seen: the players enter it on the tablet.)"""
+        del name, change
+        self.scene = image.copy()
+        self.scene_small = small.copy()
+        return []
 
     def _frame_on_grid(
         self, image: np.ndarray, small: np.ndarray

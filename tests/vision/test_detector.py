@@ -1486,6 +1486,42 @@ def _takeout_and_darts_counted(session, events, within_mm: float) -> None:
         assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < within_mm
 
 
+@pytest.mark.parametrize("switch", ["on", "off"])
+@pytest.mark.parametrize("seed", [3, 5, 6, 7, 8])
+def test_a_lamp_switched_on_or_off_mid_turn_makes_no_dart_and_the_game_goes_on(seed, switch):
+    """Somebody switches another lamp on (or off) mid-turn: the picture gets brighter (or
+    darker) at once, every earlier dart's shadows lighten (or deepen), and the lamp gives
+    each a shadow of its own (or takes it away), shaped much like a dart. No dart comes of
+    that (one did, off the darts' shadows); the next dart, the takeout and the dart after it
+    count."""
+    rng = np.random.default_rng([seed, 77])
+    light = Light.random(rng)
+    more = light.with_lamp_switched_on(rng)
+    before, after = (light, more) if switch == "on" else (more, light)
+
+    def script(b):
+        for _ in range(2):
+            b.throw()
+            b.idle(4)
+        b.switch_light(after)
+        b.idle(8)
+        b.throw()
+        b.idle(4)
+        b.takeout()
+        b.idle(6)
+        b.throw()
+        b.idle(4)
+
+    session = make_session("classic", seed, script, light=before, tilt=40.0, azimuth=120.0)
+    events = run_detector(session)
+    assert len(takeouts(events)) == 1
+    found = darts(events)
+    assert len(found) == len(session.truth["darts"])
+    # each where its dart landed (how close is the benchmark's business)
+    for event, thrown in zip(found, session.truth["darts"], strict=True):
+        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 20.0
+
+
 def test_a_picture_changed_all_over_in_thousands_of_pieces_makes_no_dart():
     """Something the detector does not follow changes the picture all over into thousands
     of small pieces (here 4000 dark specks appear and stay): no piece is a dart. (Each piece

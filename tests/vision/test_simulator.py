@@ -42,3 +42,36 @@ def test_a_dart_thrown_into_a_tight_group_never_passes_through_an_earlier_one(se
                 assert a.clearance(b) >= 0.0, (seed, a.tip_mm, b.tip_mm)
                 checked += 1
     assert checked > 0
+
+
+def test_a_lamp_switched_on_brightens_the_room_and_gives_each_dart_another_shadow():
+    """From the frame after ``switch_light`` the room is lit by the new light: brighter by
+    the new lamp's share, and each dart casts one more shadow, on a side of its own."""
+    import numpy as np
+
+    from vision.sim.render import Light
+    from vision.sim.testing import make_session
+
+    rng = np.random.default_rng(5)
+    light = Light.random(rng)
+    more = light.with_lamp_switched_on(rng)
+    assert len(more.lamps()) == len(light.lamps()) + 1
+    assert more.level > light.level
+
+    def script(b):
+        b.throw()
+        b.idle(3)
+        b.switch_light(more)
+        b.idle(3)
+
+    session = make_session("classic", 5, script, light=light, noise=0.0)
+    switched = next(e["frame"] for e in session.truth["events"] if e["event"] == "light")
+    before = session.renderer.render(session.frames[switched - 1]).astype(np.float32)
+    after = session.renderer.render(session.frames[switched]).astype(np.float32)
+    unclipped = (before < 200).all(axis=2) & (after < 250).all(axis=2)
+    ratio = np.median(after[unclipped].sum(axis=1) / (before[unclipped].sum(axis=1) + 1.0))
+    assert ratio == pytest.approx(more.level / light.level, rel=0.05)
+    # darker than the brightened room by more than the old shadows were: the new shadow
+    lit_before = before * (more.level / light.level)
+    newly_shaded = (after.sum(axis=2) < 0.8 * lit_before.sum(axis=2)) & unclipped
+    assert np.count_nonzero(newly_shaded) > 20

@@ -130,6 +130,27 @@ class Light:
             kind="diffuse",
         )
 
+    def with_lamp_switched_on(self, rng: np.random.Generator) -> Light:
+        """The same room once one more lamp is switched on: brighter by the new lamp's share
+        of the light, every shadow of the other lamps lighter by as much, and a shadow of its
+        own cast from another side."""
+        share = float(rng.uniform(0.2, 0.5))  # the new lamp's share of the light from now on
+        keep = 1.0 - share
+        lamp = Lamp(
+            _direction(
+                math.radians(rng.uniform(15, 60)), math.radians(90 + rng.uniform(-150, 150))
+            ),
+            share * float(rng.uniform(0.6, 1.0)),
+            float(rng.uniform(0.02, 0.15)),
+        )
+        dimmed = tuple(replace(old, shadow=old.shadow * keep) for old in self.extra)
+        return replace(
+            self,
+            level=self.level / keep,
+            shadow=self.shadow * keep,
+            extra=(*dimmed, lamp),
+        )
+
     def lamps(self) -> tuple[Lamp, ...]:
         return (Lamp(self.direction, self.shadow, self.spread), *self.extra)
 
@@ -180,6 +201,8 @@ class FrameSpec:
     turn: tuple[float, float, float] = (0.0, 0.0, 0.0)
     # the lens out of focus: a Gaussian blur of this sigma (px), before the sensor's noise
     focus_px: float = 0.0
+    # the room's light from this frame on when it is not the session's (a lamp switched on)
+    light: Light | None = None
 
 
 class Renderer:
@@ -229,11 +252,12 @@ class Renderer:
 
     # --- frames ---------------------------------------------------------------------------
     def render(self, spec: FrameSpec) -> np.ndarray:
-        scene = self._scene(spec.objects)
+        light = self.light if spec.light is None else spec.light
+        scene = self._scene(spec.objects, light)
         step = math.floor(spec.t / self.light_every_s)
         key = (id(scene), step)
         if self._lit_cache is None or self._lit_cache[0] != key:
-            gain = self.light.gain(self.size, step * self.light_every_s)
+            gain = light.gain(self.size, step * self.light_every_s)
             lit = cv2.multiply(scene, cv2.merge([gain, gain, gain]), dtype=cv2.CV_32F)
             self._lit_cache = (key, np.clip(lit, 0, 255).astype(np.uint8))
         frame = self._lit_cache[1].copy()
@@ -265,24 +289,27 @@ class Renderer:
             frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
         return frame
 
-    def _scene(self, objects: tuple[SceneObject, ...]) -> np.ndarray:
-        if self._scene_cache is not None and self._scene_cache[0] == objects:
+    def _scene(self, objects: tuple[SceneObject, ...], light: Light) -> np.ndarray:
+        key = (objects, light)
+        if self._scene_cache is not None and self._scene_cache[0] == key:
             return self._scene_cache[1]
         shadowed = self.base.copy()
         if any(isinstance(o, Dart) and o.sway is not None for o in objects):
-            image = self._vibrating(shadowed, objects)
+            image = self._vibrating(shadowed, objects, light)
         else:
-            self._shadows(shadowed, objects)
+            self._shadows(shadowed, objects, light)
             image = self._objects(shadowed, objects)
-        self._scene_cache = (objects, image)
+        self._scene_cache = (key, image)
         return image
 
-    def _vibrating(self, shadowed: np.ndarray, objects: tuple[SceneObject, ...]) -> np.ndarray:
+    def _vibrating(
+        self, shadowed: np.ndarray, objects: tuple[SceneObject, ...], light: Light
+    ) -> np.ndarray:
         """A dart still vibrating: its motion during the exposure blurs it. The scene is drawn
         at three moments and averaged where the vibrating darts sweep (their shadows, far
         softer, from the middle moment only)."""
         middle = _swayed(objects, 0.5)
-        self._shadows(shadowed, middle)
+        self._shadows(shadowed, middle, light)
         image = self._objects(shadowed, middle)
         ends = [_swayed(objects, f) for f in (0.0, 1.0)]
         swaying = [i for i, obj in enumerate(objects) if _sways(obj)]
@@ -481,12 +508,12 @@ class Renderer:
         return depth, box, draw
 
     # --- shadows ---------------------------------------------------------------------------
-    def _shadows(self, image: np.ndarray, objects: tuple[SceneObject, ...]) -> None:
+    def _shadows(self, image: np.ndarray, objects: tuple[SceneObject, ...], light: Light) -> None:
         """Each lamp darkens the board where the objects hide it, by its share of the light
         (the shares add up where shadows of several lamps overlap). A shadowed point's
         penumbra grows with its height: pieces of similar blur are drawn and blurred together."""
         layers: list[tuple[float, tuple[int, int, int, int], np.ndarray]] = []
-        for lamp in self.light.lamps():
+        for lamp in light.lamps():
             if lamp.shadow <= 0:
                 continue
             direction = np.array(lamp.direction, dtype=np.float64)

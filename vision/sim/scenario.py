@@ -107,6 +107,7 @@ class SessionBuilder:
     knock_rate: float = 0.0  # chance that pulling the darts moves the board in the picture
     knock_px: tuple[float, float] = (0.0, 0.0)  # how far it has moved so far
     knock_turn: tuple[float, float, float] = (0.0, 0.0, 0.0)  # and turned (see FrameSpec.turn)
+    light: Light | None = None  # the room's light when it is no longer the session's
     # A dart thrown near the previous one lands this far from its tip (mm) and, thrown by the
     # same player from the same stance, leans the same way but for this spread (degrees, per
     # axis): real groups are tight and their darts nearly parallel.
@@ -130,10 +131,22 @@ class SessionBuilder:
     def _emit(self, hand: Hand | None = None, shake=(0.0, 0.0)) -> int:
         index = len(self.frames)
         spec = FrameSpec(
-            tuple(self.objects), index / FPS, hand, shake, self.knock_px, self.knock_turn
+            tuple(self.objects),
+            index / FPS,
+            hand,
+            shake,
+            self.knock_px,
+            self.knock_turn,
+            light=self.light,
         )
         self.frames.append(spec)
         return index
+
+    def switch_light(self, light: Light) -> None:
+        """From the next frame on the room is lit by ``light`` (a lamp switched on or off):
+        the light jumps between two frames."""
+        self.light = light
+        self.events.append({"event": "light", "frame": len(self.frames)})
 
     def idle(self, frames: int) -> None:
         for _ in range(frames):
