@@ -66,6 +66,7 @@ class CameraPipeline:
         self._last_drift_check: float | None = None
         self._told_move = 0.0  # px, as the detector last said
         self._told_blocked: float | None = None  # the detector's blocked_since, once told
+        self._told_light: float | None = None  # the detector's light_jumped_at, once told
         self.drift: dict[str, Any] | None = None
         self.lens: Any = None  # calibration.lens.Lens once measured
 
@@ -122,6 +123,7 @@ class CameraPipeline:
                     self.settled_at = started
                     self._handle(event, frame)
                 self._tell_a_move(detector)
+                self._tell_if_the_light_jumped(detector)
                 self._tell_if_blocked(detector, frame)
                 self._maybe_check_drift(frame, detector)
         except Exception as exc:
@@ -171,6 +173,19 @@ class CameraPipeline:
         self._tell(
             f"The board or camera moved {moved:.1f} px; darts are still mapped. "
             "Oche recalibrates when the board is next empty."
+        )
+
+    def _tell_if_the_light_jumped(self, detector: Detector) -> None:
+        """The light at the board jumped (a lamp switched on or off): the detector took the
+        new picture in without looking for darts, so one thrown at that very moment is not
+        seen, and the players should know."""
+        jumped = detector.light_jumped_at
+        if jumped is None or jumped == self._told_light:
+            return
+        self._told_light = jumped
+        self._tell(
+            "The light at the board changed. If a dart landed at that very moment, enter it "
+            "by hand."
         )
 
     def _tell_if_blocked(self, detector: Detector, frame: Frame) -> None:

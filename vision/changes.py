@@ -66,14 +66,17 @@ def gain_field(current: np.ndarray, base: np.ndarray, ksize: int) -> np.ndarray:
     on) is taken out first: the median filter works on 8-bit codes, fine enough for uneven
     light within a third of the overall level but no further."""
     ratio = (current.astype(np.float32) + 4.0) / (base.astype(np.float32) + 4.0)
-    overall = float(np.median(ratio[::4, ::4]))
+    # A pixel the camera shows at its brightest (now, or in ``base``) says only that the
+    # light there is at least (or at most) so much.
+    clipped = (current >= SATURATED) | (base >= SATURATED)
+    sample, unclipped = ratio[::4, ::4], ~clipped[::4, ::4]
+    overall = float(np.median(sample[unclipped] if unclipped.any() else sample))
     if abs(overall - 1.0) < EXPOSURE_STEP:
         overall = 1.0  # the same exposure: the field alone says it best
     else:
-        # A pixel the camera now shows at its brightest says only that the light there is
-        # at least so much: it takes the overall ratio, not a lower one of its own that
-        # would dim its neighbours' light too.
-        ratio[current >= SATURATED] = overall
+        # A clipped pixel takes the overall ratio, not one of its own that would brighten
+        # or dim its neighbours' light too.
+        ratio[clipped] = overall
     coded = np.clip((ratio / overall - 1.0) * 400.0 + 128.0, 0, 255).astype(np.uint8)
     smooth = cv2.medianBlur(coded, ksize)
     smooth = cv2.blur(smooth.astype(np.float32), (ksize // 2 | 1, ksize // 2 | 1))
@@ -84,6 +87,22 @@ def lit(small: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """A small grey picture under the light ``gain``, as float, no brighter than a camera
     can show (where the light now saturates it, the new picture is clipped as well)."""
     return np.minimum(small * gain, 255.0)
+
+
+def clipped_absdiff(now: np.ndarray, predicted: np.ndarray, stored: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest change of any colour channel from ``predicted`` (``stored``
+    in the light of ``now``, see :func:`scaled`) to ``now``. A channel the camera clipped in
+    ``stored`` says only that the light there was at least that bright: in a dimmer light it
+    may show brighter than ``stored`` scaled down, and only darker counts there (after a lamp
+    was switched off, every clipped highlight seemed changed, darts pulled out among them)."""
+    diff = cv2.absdiff(now, predicted)
+    clipped = stored >= SATURATED
+    if clipped.any():
+        diff[clipped & (now > predicted)] = 0
+    if diff.ndim == 3:
+        blue, green, red = cv2.split(diff)
+        return cv2.max(cv2.max(blue, green), red)
+    return diff
 
 
 def scaled(image: np.ndarray, gain: np.ndarray) -> np.ndarray:

@@ -36,6 +36,7 @@ from vision.align import (
 from vision.changes import (
     EXPOSURE_STEP,
     SATURATED,
+    clipped_absdiff,
     edge_strength,
     fine_detail,
     gain_field,
@@ -282,6 +283,9 @@ class Detector:
         # than can be followed): None while the board is seen. Nothing is found meanwhile.
         self.blocked_since: float | None = None
         self._blocked_earlier: float | None = None  # blocked_since before this settle
+        # When (the frame's timestamp) the last settle after a jump of the light was taken in
+        # without looking for darts (see ``_light_taken_in``): None if none was.
+        self.light_jumped_at: float | None = None
         self._timestamp = 0.0
         self._quiet_frame: np.ndarray | None = None  # the last still frame of a motion
         self._measured_at_sigma: float | None = None  # the gate's noise when it was measured
@@ -415,10 +419,20 @@ class Detector:
     ) -> list[Event]:
         """A settle after the light jumped (``_light_jumped``): the shadows of every earlier
         dart and piece lighten, deepen, appear or go, each in a shape much like a dart's,
-        and none of that is a dart. What is there now becomes the scene, the darts known are
-        kept for their takeout, and nothing is reported. (A dart thrown at that very moment
-        is not seen: the players enter it on the tablet.)"""
-        del name, change
+        and none of that is a dart. What is there now becomes the scene and no new dart is
+        looked for (one thrown at that very moment is not seen: the players are told, and
+        enter it), but darts pulled in the same motion are: those no longer seen are
+        forgotten, and all of them gone is the takeout (else the next throw there would be
+        taken for it, and the empty board's picture would hold that dart)."""
+        del change
+        self.light_jumped_at = self._timestamp
+        self._blocked_earlier = self.blocked_since = None
+        kept = self._darts_still_seen(image, small)
+        if self.darts and not kept:
+            self.darts = []
+            self._take_as_empty(image, small)
+            return [TakeoutEvent(name)]
+        self.darts = kept
         self.scene = image.copy()
         self.scene_small = small.copy()
         return []
@@ -486,11 +500,7 @@ class Detector:
         takeout). Otherwise the unread change stays in every later look: reported with the
         next throw in that throw's place, or failing again at every settle for the rest of
         the game."""
-        assert self.reference is not None and self.reference_small is not None
-        h, w = image.shape[:2]
-        gain = gain_field(small, self.reference_small.astype(np.uint8), 31)
-        gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
-        kept = [known for known in self.darts if self._still_there(known, image, gain)]
+        kept = self._darts_still_seen(image, small)
         emptied = bool(self.darts) and not kept
         self.darts = kept
         if emptied:
@@ -498,6 +508,14 @@ class Detector:
         else:
             self.scene = image.copy()
             self.scene_small = small.copy()
+
+    def _darts_still_seen(self, image: np.ndarray, small: np.ndarray) -> list[KnownDart]:
+        """The known darts that still show in ``image`` (see ``_still_there``)."""
+        assert self.reference_small is not None
+        h, w = image.shape[:2]
+        gain = gain_field(small, self.reference_small.astype(np.uint8), 31)
+        gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+        return [known for known in self.darts if self._still_there(known, image, gain)]
 
     def _take_as_empty(self, image: np.ndarray, small: np.ndarray) -> None:
         """``image`` (with its ``small`` picture) is the empty board, and the scene (one and
@@ -1110,7 +1128,11 @@ class Detector:
         # Something big that is on neither the last scene nor the empty board: somebody
         # stands in front of the board. Wait for the next settle. (Darts pulled out are on
         # the empty board, so a takeout never looks like this.)
-        novel = changed.astype(bool) & (np.abs(f - lit(empty_small, gain_r)) > self.small_threshold)
+        expected = lit(empty_small, gain_r)
+        unlike = np.abs(f - expected)
+        # a clipped pixel of the stored picture may now show brighter (see clipped_absdiff)
+        unlike[(empty_small >= SATURATED) & (f > expected)] = 0.0
+        novel = changed.astype(bool) & (unlike > self.small_threshold)
         if novel.any():
             _count, _labels, stats, _ = cv2.connectedComponentsWithStats(novel.astype(np.uint8), 8)
             biggest = int(stats[1:, cv2.CC_STAT_AREA].max())
@@ -1184,8 +1206,8 @@ class Detector:
         roi = image[y0:y1, x0:x1]
         scene = scaled(self.scene[y0:y1, x0:x1], gs)
         reference = scaled(empty[y0:y1, x0:x1], gr)
-        d_scene = max_channel_absdiff(roi, scene).astype(np.float32)
-        d_ref = max_channel_absdiff(roi, reference).astype(np.float32)
+        d_scene = clipped_absdiff(roi, scene, self.scene[y0:y1, x0:x1]).astype(np.float32)
+        d_ref = clipped_absdiff(roi, reference, empty[y0:y1, x0:x1]).astype(np.float32)
         allowance = None if self._allowance is None else self._allowance[y0:y1, x0:x1]
 
         def beyond(change: np.ndarray) -> np.ndarray:
@@ -1454,8 +1476,9 @@ class Detector:
         false one."""
         assert self.reference is not None
         ys, xs = known.ys, known.xs
-        empty = scaled(self.reference[ys, xs][None], gain_r[ys, xs][None])
-        change = max_channel_absdiff(image[ys, xs][None], empty)[0].astype(np.float32)
+        stored = self.reference[ys, xs][None]
+        empty = scaled(stored, gain_r[ys, xs][None])
+        change = clipped_absdiff(image[ys, xs][None], empty, stored)[0].astype(np.float32)
         if self._allowance is not None:
             change = np.maximum(change - self._allowance[ys, xs], 0.0)
         return bool(np.mean(change > self.threshold) >= GONE_SHARE)

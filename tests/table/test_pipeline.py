@@ -269,3 +269,25 @@ def test_a_throw_the_camera_could_not_read_is_told_and_play_goes_on(
     source.throw_at(*board.zone("hex9").centroid)
     assert _wait(lambda: len(table.session.entries) == 1), pipeline.status()
     assert table.session.entries[0].action["zone"] == "hex9"
+
+
+def test_a_lamp_switched_on_mid_game_is_told_and_scores_no_dart(table_with_camera) -> None:
+    """Somebody switches on another lamp: the players hear that the light changed (a dart
+    thrown at that very moment would not be seen), no dart is scored for the new shadows,
+    and the next throw counts where it landed."""
+    table, source, pipeline = table_with_camera
+    board = table.session.board
+    source.throw_at(*board.zone("hex5").centroid)
+    assert _wait(lambda: len(table.session.entries) == 1), pipeline.status()
+    told = table.hub.last_id
+    source.switch_lamp()
+
+    def messages() -> list[str]:
+        return [m.data.get("message", "") for m in table.hub.since(told)]
+
+    assert _wait(lambda: any("light at the board changed" in text for text in messages()))
+    assert len(table.session.entries) == 1
+    source.throw_at(*board.zone("hex9").centroid)
+    assert _wait(lambda: len(table.session.entries) == 2), pipeline.status()
+    assert table.session.entries[1].action["zone"] == "hex9"
+    assert sum("light at the board changed" in text for text in messages()) == 1

@@ -84,6 +84,7 @@ class LiveSimSource:
         self._index = 0
         self._knock = self._knock_next = (0.0, 0.0)
         self._standing: Hand | None = None  # somebody between the camera and the board
+        self._light: Light | None = None  # the room's light once a lamp was switched
 
     # --- what the demo asks for ------------------------------------------------------------
     def throw_at(
@@ -131,6 +132,13 @@ class LiveSimSource:
         with self._lock:
             self._standing = body if standing else None
 
+    def switch_lamp(self) -> None:
+        """Somebody switches on one more lamp (each call one more): the room gets brighter
+        at once, and every dart casts one more shadow."""
+        with self._lock:
+            light = self._light if self._light is not None else self.renderer.light
+            self._light = light.with_lamp_switched_on(self.rng)
+
     def on_board(self, x_mm: float, y_mm: float) -> bool:
         return bool(self.board.outline.buffer(2).contains(Point(x_mm, y_mm)))
 
@@ -153,7 +161,7 @@ class LiveSimSource:
                 next_time = max(next_time + period, time.monotonic() - period)
             hand = self._advance() or self._standing
             t = self._index / self.fps
-            spec = FrameSpec(tuple(self._darts), t, hand, offset=self._knock)
+            spec = FrameSpec(tuple(self._darts), t, hand, offset=self._knock, light=self._light)
             image = self.renderer.render(spec)
             self.status.frames += 1
             yield Frame(image, t, f"sim_{self._index:06d}")

@@ -520,7 +520,8 @@ class Renderer:
             direction /= np.linalg.norm(direction)
             pieces = self._shadow_pieces(objects, direction)
             if pieces:
-                layers.append((lamp.shadow, *self._shadow_mask(pieces, direction, lamp.spread)))
+                mask = self._shadow_mask(pieces, direction, lamp.spread, light.penumbra_px)
+                layers.append((lamp.shadow, *mask))
         layers = [layer for layer in layers if layer[2].size]
         if not layers:
             return
@@ -607,14 +608,17 @@ class Renderer:
         return px, heights
 
     def _shadow_mask(
-        self, pieces: list[tuple[np.ndarray, float, float]], light: np.ndarray, spread: float
+        self,
+        pieces: list[tuple[np.ndarray, float, float]],
+        light: np.ndarray,
+        spread: float,
+        base: float,
     ) -> tuple[tuple[int, int, int, int], np.ndarray]:
         """The soft shadow mask (0..1) of one lamp and its box (x0, y0, x1, y1) in the image.
 
         Penumbra: a point at height h is d = h / cos(angle) from its shadow along the ray;
         a lamp of size s at distance D gives a penumbra about d * s / D wide (a ramp whose
-        standard deviation is ~0.3 of its width)."""
-        base = self.light.penumbra_px
+        standard deviation is ~0.3 of its width); ``base``: the penumbra at height 0."""
         w, h = self.size
         bands: dict[int, list[tuple[np.ndarray, float]]] = {}
         for poly, height, opacity in pieces:
