@@ -342,6 +342,7 @@ def _run(
         "image_size": list(size),
         "jpeg_quality": options.get("jpeg_quality"),
         "noise_draw": options.get("noise_draw", 0),
+        "lamp_switch": bool(options.get("lamp_switch", False)),
     }
 
 
@@ -393,6 +394,8 @@ def format_table(result: dict[str, Any]) -> str:
         lines.append(f"every frame JPEG-compressed at quality {result['jpeg_quality']}")
     if result.get("noise_draw"):
         lines.append(f"camera noise: draw {result['noise_draw']} (0: the sessions' own)")
+    if result.get("lamp_switch"):
+        lines.append("a lamp switched on or off once in every session")
     kinds = result["total"].get("far_kinds")
     if kinds:
         lines.append(

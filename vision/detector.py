@@ -177,6 +177,7 @@ FOCUS_WINDOW_PX = 384  # side of the square on the board's middle they are compa
 # A dart whose own pixels differ from the empty board in fewer than this share is gone:
 # noise alone passes the change threshold in a few per cent of pixels.
 GONE_SHARE = 0.1
+BAND_AROUND_PX = 8  # how wide a band around a dart its light is measured on (see _light_around)
 # A known dart within the change is still there if this share of its pixels differs from
 # the empty board (a piece moved onto a pulled dart's place covers less of it).
 NOT_PULLED_SHARE = 0.6
@@ -427,7 +428,7 @@ class Detector:
         del change
         self.light_jumped_at = self._timestamp
         self._blocked_earlier = self.blocked_since = None
-        kept = self._darts_still_seen(image, small)
+        kept = [known for known in self.darts if self._there_after_the_light_jumped(known, image)]
         if self.darts and not kept:
             self.darts = []
             self._take_as_empty(image, small)
@@ -517,6 +518,54 @@ class Detector:
         gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
         return [known for known in self.darts if self._still_there(known, image, gain)]
 
+    def _there_after_the_light_jumped(self, known: KnownDart, image: np.ndarray) -> bool:
+        """Whether a known dart is still there in a settle after the light jumped: as for a
+        dart within a change (``_not_pulled``), by its pixels' change to the last scene and
+        to the empty board, each put into the new light by the ratio measured right around
+        the dart (``_light_around``). Comparing the two keeps what both get wrong alike out
+        of the answer: the light's ratio, the camera's compression of sharp edges. Kept when
+        that cannot be told (a missed takeout costs less than a false one)."""
+        assert self.scene is not None and self.reference is not None
+        ys, xs = known.ys, known.xs
+        lit_pictures = []
+        for stored in (self.scene, self.reference):
+            ratio = self._light_around(known, image, stored)
+            if ratio is None:
+                return True
+            pixels = stored[ys, xs][None]
+            lit_pictures.append((pixels, scaled(pixels, np.full(pixels.shape[:2], ratio))))
+        (scene_px, scene_lit), (empty_px, empty_lit) = lit_pictures
+        now = image[ys, xs][None]
+        d_scene = clipped_absdiff(now, scene_lit, scene_px)[0].astype(np.float32)
+        d_ref = clipped_absdiff(now, empty_lit, empty_px)[0].astype(np.float32)
+        earlier = max_channel_absdiff(scene_lit, empty_lit)[0].astype(np.float32)
+        return _not_pulled(d_scene, d_ref, earlier, self.threshold)
+
+    def _light_around(
+        self, known: KnownDart, image: np.ndarray, stored: np.ndarray
+    ) -> float | None:
+        """The light's ratio of ``image`` to a ``stored`` picture on the board right around a
+        known dart (a band a few pixels wide beyond its own pixels; pixels the camera clipped,
+        and dark ones whose ratio its offset and noise move, left out), or None where too
+        little of it shows. The field of ``gain_field`` is smoothed over a wide window and
+        drawn towards what the camera clipped (a small picture's pixel half clipped is not
+        clipped): after the light jumped it can be off by the threshold at the dart."""
+        h, w = image.shape[:2]
+        x0, y0, x1, y1 = known.box
+        pad = BAND_AROUND_PX + 3
+        x0, y0, x1, y1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+        own = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        inside = (known.ys >= y0) & (known.ys < y1) & (known.xs >= x0) & (known.xs < x1)
+        own[known.ys[inside] - y0, known.xs[inside] - x0] = 1
+        near = cv2.dilate(own, np.ones((7, 7), np.uint8)) > 0
+        band = (cv2.dilate(own, np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)) > 0) & ~near
+        now = image[y0:y1, x0:x1][band].astype(np.float32)
+        before = stored[y0:y1, x0:x1][band].astype(np.float32)
+        seen = (now < SATURATED) & (before < SATURATED) & (before >= 64)
+        if np.count_nonzero(seen) < 30:
+            return None
+        return float(np.median(now[seen] / before[seen]))
+
     def _take_as_empty(self, image: np.ndarray, small: np.ndarray) -> None:
         """``image`` (with its ``small`` picture) is the empty board, and the scene (one and
         the same picture, until another is taken as the scene): the pictures made from the
@@ -555,7 +604,7 @@ class Detector:
         if shift is None or math.hypot(*shift) < 0.05:
             return image
         self._shifted = True
-        return self._undo_shift(image, shift)
+        return self._undo_shift(image, shift, self.reference)
 
     def _estimate_shift(
         self, image: np.ndarray, grey: np.ndarray | None = None
@@ -631,20 +680,20 @@ class Detector:
         from it for measuring moves are made again when next needed."""
         self._reference_grey = self._reference_half = self._reference_small_grey = None
 
-    def _undo_shift(self, image: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
+    def _undo_shift(
+        self, image: np.ndarray, shift: tuple[float, float], fill: np.ndarray
+    ) -> np.ndarray:
         """``image`` moved back by ``shift`` onto the empty board's (and the calibration's)
-        pixel grid."""
-        assert self.reference is not None
+        pixel grid; the strip the shift uncovered holds no picture, and takes ``fill``'s."""
         dx, dy = shift
         h, w = image.shape[:2]
         # bicubic: sharp enough for printed edges, and five times faster than Lanczos
         out = shift_back(image, shift)
-        # the strip the shift uncovered holds no picture: take the reference's there
         bx, by = math.ceil(abs(dx)) + 1, math.ceil(abs(dy)) + 1
         sides = [(slice(None), slice(0, bx)), (slice(None), slice(w - bx, w))]
         sides += [(slice(0, by), slice(None)), (slice(h - by, h), slice(None))]
         for rows, cols in sides:
-            out[rows, cols] = self.reference[rows, cols]
+            out[rows, cols] = fill[rows, cols]
         return out
 
     def _in_reference_grid(
@@ -657,13 +706,15 @@ class Detector:
         ``move``: a shift, and the homography when it also turned; the move measured so far
         unless given), and in its white balance (a webcam or a phone's stream may set it
         anew, above all after a person in front filled the picture with other colours)."""
-        assert self.reference is not None
+        assert self.scene is not None
         shift, turn = (self.camera_shift_px, self._camera_turn) if move is None else move
+        # Where the frame holds no picture, the last scene's stands in: the latest picture
+        # there, in the room's light now (the empty board's may be of another light).
         if turn is not None:
-            image = warp_back(image, turn, self.reference)
+            image = warp_back(image, turn, self.scene)
             small = downscale(image, self.config.gate_width)
         elif shift != (0.0, 0.0):
-            image = self._undo_shift(image, shift)
+            image = self._undo_shift(image, shift, self.scene)
             small = downscale(image, self.config.gate_width)
         if self._soften_px > 0:
             image = cv2.GaussianBlur(image, (0, 0), self._soften_px)

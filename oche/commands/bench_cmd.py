@@ -65,6 +65,12 @@ def add_vision_parser(sub: argparse._SubParsersAction) -> None:
         help="the same sessions with another draw of the camera's noise (0: their own): how "
         "much of a result is the luck of one draw",
     )
+    vision.add_argument(
+        "--lamp-switch",
+        action="store_true",
+        help="one more lamp switched on, or off, once in every session (after a throw or "
+        "as the darts are pulled); the throws stay those of the sessions without it",
+    )
     vision.set_defaults(func=run_vision)
 
 
@@ -110,6 +116,7 @@ def run_vision(args: argparse.Namespace) -> int:
         image_size=image_size,
         jpeg_quality=args.jpeg,
         noise_draw=args.noise_draw,
+        lamp_switch=args.lamp_switch,
     )
     if args.json:
         print(json.dumps(result, indent=1))

@@ -220,3 +220,26 @@ def test_the_benchmark_can_film_the_same_sessions_with_another_draw_of_noise(cap
     assert "camera noise: draw 1 (0: the sessions' own)" in capsys.readouterr().out
     assert main([*args, "--noise-draw", "-1"]) == 2
     assert "--noise-draw -1 is no draw" in capsys.readouterr().err
+
+
+def test_the_benchmark_can_switch_a_lamp_in_every_session(capsys):
+    """``--lamp-switch``: one more lamp switched on or off once in every session, in the
+    light as the truth says; the darts thrown are those of the session without it."""
+    from oche.cli import main
+    from vision.sim.scenario import random_session
+
+    plain = random_session(boards.load("classic"), 3)
+    switched = random_session(boards.load("classic"), 3, lamp_switch=True)
+    landed = [(d["x_mm"], d["y_mm"]) for d in plain.truth["darts"]]
+    assert [(d["x_mm"], d["y_mm"]) for d in switched.truth["darts"]] == landed
+    lights = [e["frame"] for e in switched.truth["events"] if e["event"] == "light"]
+    assert len(lights) == 1
+    before = switched.frames[lights[0] - 1].light
+    after = switched.frames[lights[0]].light
+    assert after is not None and after != before
+    # the first frames are lit as the session's renderer lights them
+    assert switched.frames[0].light is None
+
+    args = ["bench", "vision", "--sessions", "1", "--boards", "classic", "--lamp-switch"]
+    assert main(args) == 0
+    assert "a lamp switched on or off once in every session" in capsys.readouterr().out

@@ -24,6 +24,7 @@ from vision.sim.render import FrameSpec, Hand, Light, Renderer
 
 FPS = 15.0
 GROUP_SPAWN_KEY = 1 << 20  # see SessionBuilder.__post_init__
+LAMP_SPAWN_KEY = 1 << 21  # the lamp switched in a session (see random_session)
 # A dart that would pass through an earlier one slides off it in steps this long, this far
 # at most (mm).
 GLANCE_STEP_MM = 0.5
@@ -414,6 +415,17 @@ class SessionBuilder:
             self.objects.append(Pin(self.random_tip(), off, float(self.rng.uniform(2.5, 4)), color))
 
 
+def _lamp_switch(seed: int, light: Light, throws: int) -> tuple[Light, Light, tuple[int, bool]]:
+    """A lamp switched in a session: the light before and after, and when: after which
+    throw (counted from 1), and whether as the darts of that turn are pulled. Drawn from a
+    stream of its own, so the session's other draws stay as they were."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(LAMP_SPAWN_KEY,)))
+    more = light.with_lamp_switched_on(rng)
+    before, after = (light, more) if rng.random() < 0.5 else (more, light)
+    at = int(rng.integers(1, max(2, throws)))
+    return before, after, (at, bool(rng.random() < 0.3))
+
+
 def random_session(
     board: Board,
     seed: int,
@@ -431,6 +443,7 @@ def random_session(
     jpeg_quality: int | None = None,
     look: str | None = None,
     noise_draw: int = 0,
+    lamp_switch: bool = False,
 ) -> Session:
     """A varied, seeded session: camera, lens, light, noise, darts, pieces, people, a board
     that may move when darts are pulled out. ``total_darts`` (if given) cuts the last turn
@@ -438,7 +451,9 @@ def random_session(
     at that quality instead of the session's own choice (half the sessions 75-95, half none),
     as a webcam's MJPEG stream does; everything else stays as the seed made it. ``look``
     ("print" or "painted", if given) chooses the board's look instead of the seed: our print,
-    or (a steel-tip board only) a dartboard as its maker paints it."""
+    or (a steel-tip board only) a dartboard as its maker paints it. ``lamp_switch``: one more
+    lamp is switched on, or (half the sessions) off, once during the session, after a throw
+    or as the darts are pulled; drawn apart from the rest, so the throws stay the same."""
     if look not in (None, "print", "painted"):
         raise ValueError(f"look must be 'print' or 'painted', not {look!r}")
     if look == "painted" and not is_dartboard(board):
@@ -447,6 +462,9 @@ def random_session(
     setup = setup or CameraSetup.random(rng, image_size)
     camera = setup.camera(board)
     light = light or Light.random(rng)
+    switch = _lamp_switch(seed, light, turns * darts_per_turn) if lamp_switch else None
+    if switch is not None:
+        light, _after, _at = switch
     noise = float(rng.uniform(1.0, 3.5))
     jpeg = int(rng.integers(75, 95)) if rng.random() < 0.5 else None
     jpeg = jpeg_quality or jpeg
@@ -473,14 +491,22 @@ def random_session(
     builder.place_pieces(count, int(rng.integers(0, 3)) if magnets is None else 0)
     builder.idle(6)
     left = turns * darts_per_turn if total_darts is None else total_darts
+    thrown = 0
     for turn in range(turns):
         for k in range(min(darts_per_turn, left)):
             left -= 1
             if rng.random() < bounce_rate:
                 builder.throw(bounce=True)
             builder.throw(near_previous=k > 0 and rng.random() < near_rate)
+            thrown += 1
+            if switch is not None and not switch[2][1] and thrown == switch[2][0]:
+                builder.idle(4)
+                builder.switch_light(switch[1])
+                builder.idle(8)
             if people and rng.random() < 0.1:
                 builder.hand_wave()
+        if switch is not None and switch[2][1] and thrown >= switch[2][0] and builder.light is None:
+            builder.switch_light(switch[1])
         builder.takeout(move_magnets=rng.random() < 0.5)
         if people and rng.random() < 0.3 and turn < turns - 1:
             builder.person_passes(pause=int(rng.integers(0, 6)))
