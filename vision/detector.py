@@ -289,6 +289,8 @@ class Detector:
         self.light_jumped_at: float | None = None
         self._timestamp = 0.0
         self._quiet_frame: np.ndarray | None = None  # the last still frame of a motion
+        # the motion gate's picture of the last still frame before a motion
+        self._before_motion: np.ndarray | None = None
         self._measured_at_sigma: float | None = None  # the gate's noise when it was measured
         # the boxes the last settle looked in (a probe for tests and tools)
         self.last_regions: list[tuple[int, int, int, int]] = []
@@ -314,11 +316,12 @@ class Detector:
         small: np.ndarray | None = None
         self._gate_on_preview = frame.lores is not None
         if frame.lores is not None:
-            gate = self.gate.update(downscale(frame.lores, width))
+            seen = downscale(frame.lores, width)
         else:
-            small = downscale(image, width)
-            gate = self.gate.update(small)
+            small = seen = downscale(image, width)
+        gate = self.gate.update(seen)
         if self.state == "still" and not gate.moving:
+            self._before_motion = seen
             self.still_count += 1
             if self.still_count % self.config.refresh_every == 0:
                 small = small if small is not None else downscale(image, width)
@@ -359,7 +362,7 @@ class Detector:
         self._quiet_frame = None
         self.state = "still"
         self.still_count = 0
-        read = self._light_taken_in if self._light_jumped(small) else self._read_settle
+        read = self._light_taken_in if self._light_jumped(seen) else self._read_settle
         return self._settle(frame.name, lambda: self._frame_on_grid(image, small), read)
 
     def process_still(self, frame: Frame) -> list[Event]:
@@ -396,12 +399,14 @@ class Detector:
         return read(name, image, small, change)
 
     def _light_jumped(self, small: np.ndarray) -> bool:
-        """Whether the room's light jumped since the last scene (a lamp switched on or
-        off, a camera that set its exposure anew): nearly the whole picture brighter, or
-        darker, by one ratio. Clipped pixels say nothing; a person in front changes only
-        part of the picture."""
-        assert self.scene_small is not None
-        before = self.scene_small
+        """Whether the room's light jumped during this motion (a lamp switched on or off, a
+        camera that set its exposure anew): the motion gate's picture (``small``) nearly all
+        brighter, or darker, by one ratio than in the last still frame before the motion.
+        Clipped pixels say nothing; a person in front changes only part of the picture; a
+        light that rose slowly before (never motion) is the light field's business."""
+        before = self._before_motion
+        if before is None or before.shape != small.shape:
+            return False
         seen = (small < SATURATED) & (before < SATURATED)
         if np.count_nonzero(seen) < seen.size // 4:
             return False
@@ -428,8 +433,13 @@ class Detector:
         del change
         self.light_jumped_at = self._timestamp
         self._blocked_earlier = self.blocked_since = None
+        if not self.darts:
+            # the empty board in the new light: the old one's prediction is off by about
+            # the threshold (see _light_around), all over the next turn
+            self._take_as_empty(image, small)
+            return []
         kept = [known for known in self.darts if self._there_after_the_light_jumped(known, image)]
-        if self.darts and not kept:
+        if not kept:
             self.darts = []
             self._take_as_empty(image, small)
             return [TakeoutEvent(name)]
@@ -539,17 +549,25 @@ class Detector:
         d_scene = clipped_absdiff(now, scene_lit, scene_px)[0].astype(np.float32)
         d_ref = clipped_absdiff(now, empty_lit, empty_px)[0].astype(np.float32)
         earlier = max_channel_absdiff(scene_lit, empty_lit)[0].astype(np.float32)
-        return _not_pulled(d_scene, d_ref, earlier, self.threshold)
+        # A pixel the camera now clips says nothing: in a light twice as bright, a pale dart
+        # and the board behind it both show at the brightest.
+        told = (now[0] < SATURATED).any(axis=-1) if now.ndim == 3 else now[0] < SATURATED
+        if np.count_nonzero(told) < MIN_SHOWN_PIXELS:
+            return True
+        return _not_pulled(d_scene[told], d_ref[told], earlier[told], self.threshold)
 
     def _light_around(
         self, known: KnownDart, image: np.ndarray, stored: np.ndarray
     ) -> float | None:
         """The light's ratio of ``image`` to a ``stored`` picture on the board right around a
-        known dart (a band a few pixels wide beyond its own pixels; pixels the camera clipped,
-        and dark ones whose ratio its offset and noise move, left out), or None where too
-        little of it shows. The field of ``gain_field`` is smoothed over a wide window and
-        drawn towards what the camera clipped (a small picture's pixel half clipped is not
-        clipped): after the light jumped it can be off by the threshold at the dart."""
+        known dart (a band a few pixels wide beyond its own pixels, where the last scene and
+        the empty board agree: no earlier dart or shadow there, which the switched lamp may
+        have lit or darkened; pixels the camera clipped, and dark ones whose ratio its offset
+        and noise move, left out), or None where too little of it shows. The field of
+        ``gain_field`` is smoothed over a wide window and drawn towards what the camera
+        clipped (a small picture's pixel half clipped is not clipped): after the light
+        jumped it can be off by the threshold at the dart."""
+        assert self.scene is not None and self.reference is not None
         h, w = image.shape[:2]
         x0, y0, x1, y1 = known.box
         pad = BAND_AROUND_PX + 3
@@ -559,10 +577,17 @@ class Detector:
         own[known.ys[inside] - y0, known.xs[inside] - x0] = 1
         near = cv2.dilate(own, np.ones((7, 7), np.uint8)) > 0
         band = (cv2.dilate(own, np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)) > 0) & ~near
+        plain = max_channel_absdiff(self.scene[y0:y1, x0:x1], self.reference[y0:y1, x0:x1])
+        band &= plain <= self.threshold
         now = image[y0:y1, x0:x1][band].astype(np.float32)
         before = stored[y0:y1, x0:x1][band].astype(np.float32)
-        seen = (now < SATURATED) & (before < SATURATED) & (before >= 64)
-        if np.count_nonzero(seen) < 30:
+        # The brighter half of the band: the camera's offset and noise move the ratio of
+        # dark pixels most (a fixed floor left none in a dim picture).
+        unclipped = (now < SATURATED) & (before < SATURATED)
+        if np.count_nonzero(unclipped) < 30:
+            return None
+        seen = unclipped & (before >= max(8.0, float(np.median(before[unclipped]))))
+        if np.count_nonzero(seen) < 15:
             return None
         return float(np.median(now[seen] / before[seen]))
 

@@ -1533,6 +1533,64 @@ def test_a_lamp_switched_on_or_off_makes_no_dart_and_the_game_goes_on(seed, swit
         assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 20.0
 
 
+@pytest.mark.parametrize("seed", [3, 6])
+def test_light_that_rises_slowly_costs_no_later_throw(seed):
+    """The light rises over five seconds (a dimmer, a tube warming up) and the motion gate
+    never sees it move: the next throw's settle is no jump of the light (it was taken for
+    one against the last scene, and that throw's dart was never looked for)."""
+    rng = np.random.default_rng([seed, 77])
+    light = Light.random(rng)
+    more = light.with_lamp_switched_on(rng)
+    steps = 75
+
+    def script(b):
+        b.idle(10)
+        for k in range(1, steps + 1):
+            b.switch_light(
+                replace(more, level=light.level + (more.level - light.level) * k / steps)
+            )
+            b.idle(1)
+        b.idle(30)
+        for _ in range(2):
+            b.throw()
+            b.idle(6)
+
+    session = make_session("classic", seed, script, light=light)
+    found = darts(run_detector(session))
+    assert len(found) == 2
+    # each where its dart landed (how close is the benchmark's business)
+    for event, thrown in zip(found, session.truth["darts"], strict=True):
+        assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 20.0
+
+
+def test_a_takeout_as_a_lamp_is_switched_on_in_a_dim_room_counts():
+    """A dim room (the board's whites some 50 grey levels) where a lamp is switched on as
+    the darts are pulled: the light around each dart is still measured (a fixed floor of
+    brightness left no pixel to measure it on, so the darts were kept, the takeout lost, and
+    the next dart taken for the takeout)."""
+    rng = np.random.default_rng([3, 77])
+    light = replace(Light.random(rng), level=0.2)
+    more = light.with_lamp_switched_on(rng)
+
+    def script(b):
+        for _ in range(3):
+            b.throw()
+            b.idle(4)
+        b.switch_light(more)
+        b.takeout()
+        b.idle(6)
+        for _ in range(2):
+            b.throw()
+            b.idle(4)
+        b.takeout()
+        b.idle(6)
+
+    session = make_session("classic", 3, script, light=light)
+    events = run_detector(session)
+    assert len(takeouts(events)) == 2
+    assert len(darts(events)) == len(session.truth["darts"])
+
+
 def test_a_picture_changed_all_over_in_thousands_of_pieces_makes_no_dart():
     """Something the detector does not follow changes the picture all over into thousands
     of small pieces (here 4000 dark specks appear and stay): no piece is a dart. (Each piece

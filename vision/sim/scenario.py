@@ -462,7 +462,8 @@ def random_session(
     setup = setup or CameraSetup.random(rng, image_size)
     camera = setup.camera(board)
     light = light or Light.random(rng)
-    switch = _lamp_switch(seed, light, turns * darts_per_turn) if lamp_switch else None
+    throws = turns * darts_per_turn if total_darts is None else total_darts
+    switch = _lamp_switch(seed, light, throws) if lamp_switch else None
     if switch is not None:
         light, _after, _at = switch
     noise = float(rng.uniform(1.0, 3.5))
