@@ -1486,6 +1486,13 @@ def _takeout_and_darts_counted(session, events, within_mm: float) -> None:
         assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < within_mm
 
 
+def _throws(b, count: int) -> None:
+    """``count`` throws, the board at rest a moment after each."""
+    for _ in range(count):
+        b.throw()
+        b.idle(4)
+
+
 @pytest.mark.parametrize("when", ["mid-turn", "with the takeout"])
 @pytest.mark.parametrize("switch", ["on", "off"])
 @pytest.mark.parametrize("seed", [3, 6, 8])
@@ -1503,25 +1510,19 @@ def test_a_lamp_switched_on_or_off_makes_no_dart_and_the_game_goes_on(seed, swit
     before, after = (light, more) if switch == "on" else (more, light)
 
     def script(b):
-        for _ in range(2):
-            b.throw()
-            b.idle(4)
+        _throws(b, 2)
         if when == "mid-turn":
             b.switch_light(after)
             b.idle(8)
-        b.throw()
-        b.idle(4)
+        _throws(b, 1)
         if when == "with the takeout":
             b.switch_light(after)
         b.takeout()
         b.idle(6)
-        for _ in range(2):
-            b.throw()
-            b.idle(4)
+        _throws(b, 2)
         b.takeout()
         b.idle(6)
-        b.throw()
-        b.idle(4)
+        _throws(b, 1)
 
     session = make_session("classic", seed, script, light=before, tilt=40.0, azimuth=120.0)
     events = run_detector(session)
@@ -1573,15 +1574,11 @@ def test_a_takeout_as_a_lamp_is_switched_on_in_a_dim_room_counts():
     more = light.with_lamp_switched_on(rng)
 
     def script(b):
-        for _ in range(3):
-            b.throw()
-            b.idle(4)
+        _throws(b, 3)
         b.switch_light(more)
         b.takeout()
         b.idle(6)
-        for _ in range(2):
-            b.throw()
-            b.idle(4)
+        _throws(b, 2)
         b.takeout()
         b.idle(6)
 
