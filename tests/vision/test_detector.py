@@ -1564,6 +1564,35 @@ def test_light_that_rises_slowly_costs_no_later_throw(seed):
         assert math.hypot(event.x_mm - thrown["x_mm"], event.y_mm - thrown["y_mm"]) < 20.0
 
 
+@pytest.mark.parametrize("board_id, seed", [("classic", 2), ("classic", 4), ("dartwars", 1)])
+def test_a_board_knocked_after_a_lamp_was_switched_on_keeps_being_seen(board_id, seed):
+    """A lamp switched on mid-turn, and the board knocked when the darts are pulled: the
+    strip along the picture's border that a frame put back onto the grid does not cover was
+    filled from the empty board's picture, of the old light, and passed for something big in
+    front of the board at every settle: the takeout and every later dart were lost."""
+    rng = np.random.default_rng([seed, 77])
+    light = Light.random(rng)
+    more = light.with_lamp_switched_on(rng)
+
+    def script(b):
+        _throws(b, 2)
+        b.switch_light(more)
+        b.idle(8)
+        b.knock_rate = 1.0
+        b.takeout()
+        b.idle(6)
+        b.knock_rate = 0.0
+        _throws(b, 2)
+        b.takeout()
+        b.idle(6)
+
+    session = make_session(board_id, seed, script, light=light, tilt=40.0, azimuth=120.0)
+    assert any(e["event"] == "knock" for e in session.truth["events"])
+    events = run_detector(session)
+    assert len(takeouts(events)) == 2
+    assert len(darts(events)) == len(session.truth["darts"])
+
+
 def test_a_takeout_as_a_lamp_is_switched_on_in_a_dim_room_counts():
     """A dim room (the board's whites some 50 grey levels) where a lamp is switched on as
     the darts are pulled: the light around each dart is still measured (a fixed floor of
