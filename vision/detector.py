@@ -500,9 +500,14 @@ class Detector:
         return {name: getattr(self, name) for name in SETTLE_STATE}
 
     def _restore(self, state: dict[str, object]) -> None:
+        self._put_back(state)
+        self._forget_reference_pictures()
+
+    def _put_back(self, state: dict[str, object]) -> None:
+        """The state of ``_settle_state`` as it was (the pictures made from the empty board
+        for measuring moves are left: the same empty board is put back)."""
         for name, value in state.items():
             setattr(self, name, value)
-        self._forget_reference_pictures()
 
     def _take_as_seen(self, image: np.ndarray, small: np.ndarray) -> None:
         """A settle on the empty board's grid that could not be read (a bug): what is there
@@ -537,11 +542,11 @@ class Detector:
         that cannot be told (a missed takeout costs less than a false one)."""
         assert self.scene is not None and self.reference is not None
         ys, xs = known.ys, known.xs
+        ratios = self._light_around(known, image)
+        if ratios is None:
+            return True
         lit_pictures = []
-        for stored in (self.scene, self.reference):
-            ratio = self._light_around(known, image, stored)
-            if ratio is None:
-                return True
+        for stored, ratio in zip((self.scene, self.reference), ratios, strict=True):
             pixels = stored[ys, xs][None]
             lit_pictures.append((pixels, scaled(pixels, np.full(pixels.shape[:2], ratio))))
         (scene_px, scene_lit), (empty_px, empty_lit) = lit_pictures
@@ -556,17 +561,15 @@ class Detector:
             return True
         return _not_pulled(d_scene[told], d_ref[told], earlier[told], self.threshold)
 
-    def _light_around(
-        self, known: KnownDart, image: np.ndarray, stored: np.ndarray
-    ) -> float | None:
-        """The light's ratio of ``image`` to a ``stored`` picture on the board right around a
-        known dart (a band a few pixels wide beyond its own pixels, where the last scene and
-        the empty board agree: no earlier dart or shadow there, which the switched lamp may
-        have lit or darkened; pixels the camera clipped, and dark ones whose ratio its offset
-        and noise move, left out), or None where too little of it shows. The field of
-        ``gain_field`` is smoothed over a wide window and drawn towards what the camera
-        clipped (a small picture's pixel half clipped is not clipped): after the light
-        jumped it can be off by the threshold at the dart."""
+    def _light_around(self, known: KnownDart, image: np.ndarray) -> tuple[float, float] | None:
+        """The light's ratio of ``image`` to the last scene and to the empty board on the
+        board right around a known dart (a band a few pixels wide beyond its own pixels,
+        where the two stored pictures agree: no earlier dart or shadow there, which the
+        switched lamp may have lit or darkened; pixels the camera clipped, and dark ones
+        whose ratio its offset and noise move, left out), or None where too little of it
+        shows. The field of ``gain_field`` is smoothed over a wide window and drawn towards
+        what the camera clipped (a small picture's pixel half clipped is not clipped):
+        after the light jumped it can be off by the threshold at the dart."""
         assert self.scene is not None and self.reference is not None
         h, w = image.shape[:2]
         x0, y0, x1, y1 = known.box
@@ -577,19 +580,22 @@ class Detector:
         own[known.ys[inside] - y0, known.xs[inside] - x0] = 1
         near = cv2.dilate(own, np.ones((7, 7), np.uint8)) > 0
         band = (cv2.dilate(own, np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)) > 0) & ~near
-        plain = max_channel_absdiff(self.scene[y0:y1, x0:x1], self.reference[y0:y1, x0:x1])
-        band &= plain <= self.threshold
+        scene, empty = self.scene[y0:y1, x0:x1], self.reference[y0:y1, x0:x1]
+        band &= max_channel_absdiff(scene, empty) <= self.threshold
         now = image[y0:y1, x0:x1][band].astype(np.float32)
-        before = stored[y0:y1, x0:x1][band].astype(np.float32)
-        # The brighter half of the band: the camera's offset and noise move the ratio of
-        # dark pixels most (a fixed floor left none in a dim picture).
-        unclipped = (now < SATURATED) & (before < SATURATED)
-        if np.count_nonzero(unclipped) < 30:
-            return None
-        seen = unclipped & (before >= max(8.0, float(np.median(before[unclipped]))))
-        if np.count_nonzero(seen) < 15:
-            return None
-        return float(np.median(now[seen] / before[seen]))
+        ratios = []
+        for stored in (scene, empty):
+            before = stored[band].astype(np.float32)
+            # The brighter half of the band: the camera's offset and noise move the ratio
+            # of dark pixels most (a fixed floor left none in a dim picture).
+            unclipped = (now < SATURATED) & (before < SATURATED)
+            if np.count_nonzero(unclipped) < 30:
+                return None
+            seen = unclipped & (before >= max(8.0, float(np.median(before[unclipped]))))
+            if np.count_nonzero(seen) < 15:
+                return None
+            ratios.append(float(np.median(now[seen] / before[seen])))
+        return ratios[0], ratios[1]
 
     def _take_as_empty(self, image: np.ndarray, small: np.ndarray) -> None:
         """``image`` (with its ``small`` picture) is the empty board, and the scene (one and
@@ -867,14 +873,7 @@ class Detector:
         sigma = matching_blur(*self._focus_greys(image))
         if sigma == 0.0:
             return None
-        stored = (
-            self.reference,
-            self.scene,
-            self.reference_small,
-            self.scene_small,
-            self._empty_before,
-            self._reference_remade,
-        )
+        stored = self._settle_state()
         soften = self._soften_px
         if sigma > 0:  # the camera sees blurrier now: so must the stored pictures
             self._remake_stored(lambda picture: cv2.GaussianBlur(picture, (0, 0), sigma))
@@ -885,9 +884,7 @@ class Detector:
         if _explains(changed, change[1], edged, spread):
             self._forget_reference_pictures()
             return moved, moved_small, change
-        self.reference, self.scene, self.reference_small, self.scene_small = stored[:4]
-        self._empty_before, self._reference_remade = stored[4:]
-        self._soften_px = soften
+        self._put_back(stored)
         return None
 
     def _resample_stored(self, move: tuple[tuple[float, float], np.ndarray | None]) -> None:
@@ -1204,10 +1201,7 @@ class Detector:
         # Something big that is on neither the last scene nor the empty board: somebody
         # stands in front of the board. Wait for the next settle. (Darts pulled out are on
         # the empty board, so a takeout never looks like this.)
-        expected = lit(empty_small, gain_r)
-        unlike = np.abs(f - expected)
-        # a clipped pixel of the stored picture may now show brighter (see clipped_absdiff)
-        unlike[(empty_small >= SATURATED) & (f > expected)] = 0.0
+        unlike = clipped_absdiff(f, lit(empty_small, gain_r), empty_small)
         novel = changed.astype(bool) & (unlike > self.small_threshold)
         if novel.any():
             _count, _labels, stats, _ = cv2.connectedComponentsWithStats(novel.astype(np.uint8), 8)
