@@ -102,10 +102,14 @@ class MotionGate:
         self._frames += 1
         if self._frames <= 5:
             # The first differences set the noise level. Their median: one of them may hold
-            # a real change (too high) or a nearly repeated frame (too low).
+            # a real change (too high) or a nearly repeated frame (too low). Of two, the median
+            # is their mean, still half-way to a repeated frame's level: the larger one then,
+            # or the next still frame seems to move and the warmup starts over while the
+            # first dart may already be on its way.
             self._first.append((max(0.3, abs_diff_sigma(diff)), self._tail(diff)))
-            self.sigma = float(np.median([sigma for sigma, _ in self._first]))
-            self.tail = float(np.median([tail for _, tail in self._first]))
+            pick = np.median if len(self._first) != 2 else np.max
+            self.sigma = float(pick([sigma for sigma, _ in self._first]))
+            self.tail = float(pick([tail for _, tail in self._first]))
         changed = int(np.count_nonzero(diff > self.threshold))
         moving = changed >= self.min_pixels
         if moving and self._noise_went_up(diff):
