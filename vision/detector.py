@@ -2089,6 +2089,9 @@ END_ON_AREA_SHARE = 0.5
 LINE_GAP_PX = 2
 # A point found this close to the region's edge (pixels) may go on past it.
 EDGE_PX = 2.0
+# Further than this from a dart's own point a point of its own cannot reach, even leaning
+# towards the camera (twice the longest point): what lies there on its line is its shadow.
+SHADOW_AHEAD_MM = 2 * POINT_MM
 # From the point to the middle of the flights, any common dart (for the lean test).
 LEAN_SPAN_MM = (60.0, 160.0)
 
@@ -2130,15 +2133,39 @@ def _blobs(mask: np.ndarray) -> list[tuple[float, tuple[float, float], float]]:
 def _without_tail_pieces(found: list[_Candidate]) -> list[_Candidate]:
     """Drop a candidate whose blob another candidate took in as the tail of its dart (a
     flight cut off from its barrel has no point of its own). When two pieces each took the
-    other in, the point is on the slenderer one: a barrel is thinner than a flight."""
+    other in, the point is on the slenderer one: a barrel is thinner than a flight.
+
+    A candidate that is no dart by its own blob alone but took in one that is, is that
+    dart's shadow running on along its line (a lamp behind the dart) when it puts its point
+    on that dart's blob (at its flights) or further ahead of that dart's own point than a
+    point could reach (at the shadow's far end): the dart is kept, with its own point.
+    Nearer than that, it is the dart's thin point, cut off from its body."""
+    sizes = [np.count_nonzero(c.group) for c in found]
+
+    def shadow_of(rival: _Candidate, dart: _Candidate) -> bool:
+        ahead = math.dist(rival.fit.tip, dart.fit.tip) * dart.mm
+        return _touches(dart.group, rival.fit.tip) or ahead > SHADOW_AHEAD_MM
+
+    shadows_of_darts = {
+        j
+        for j, rival in enumerate(found)
+        if not rival.plain
+        and any(
+            c.plain and np.count_nonzero(c.group & rival.group) == sizes[i] and shadow_of(rival, c)
+            for i, c in enumerate(found)
+            if i != j
+        )
+    }
     kept = []
     for i, candidate in enumerate(found):
+        if i in shadows_of_darts:
+            continue
         group, slender = candidate.group, candidate.slender
-        size = np.count_nonzero(group)
+        size = sizes[i]
         swallowed = False
         for j, rival in enumerate(found):
             other, slender2 = rival.group, rival.slender
-            if i == j or np.count_nonzero(group & other) < size:
+            if i == j or j in shadows_of_darts or np.count_nonzero(group & other) < size:
                 continue
             bigger = np.count_nonzero(other) > size
             if bigger or slender2 > slender or (slender2 == slender and j < i):
@@ -2147,6 +2174,17 @@ def _without_tail_pieces(found: list[_Candidate]) -> list[_Candidate]:
         if not swallowed:
             kept.append(found[i])
     return kept
+
+
+def _touches(group: np.ndarray, point: tuple[float, float], reach: int = 2) -> bool:
+    """Whether ``group`` holds a pixel within ``reach`` pixels of ``point``."""
+    x, y = round(point[0]), round(point[1])
+    h, w = group.shape
+    return bool(
+        group[
+            max(0, y - reach) : min(h, y + reach + 1), max(0, x - reach) : min(w, x + reach + 1)
+        ].any()
+    )
 
 
 def _flights_joined(
@@ -2242,15 +2280,19 @@ def _point_end_solid(fit: TipFit, group: np.ndarray, shadow: np.ndarray) -> floa
     """Of the 1-px steps along the fit's line over the third of its length next to its point,
     the share holding a pixel that is not shadow-like. A body's point end (point, barrel)
     changed colour somewhere; the dart's own shadow, which starts at the point and runs
-    away from it, only darkened the board."""
+    away from it, only darkened the board. Steps the blob leaves empty count against it: a
+    body is a continuous line, while a shadow on a dark field is patchy (its ratio there is
+    noisy) and a few specks of it may pass for solid."""
     ys, xs = np.nonzero(group)
     along, across = axis_coordinates(xs, ys, fit.tip, fit.axis)
-    near = (np.abs(across) <= 1.5) & (along >= -2.0) & (along <= fit.length_px / 3)
+    end = fit.length_px / 3
+    near = (np.abs(across) <= 1.5) & (along >= -2.0) & (along <= end)
     if not near.any():
         return 1.0  # nothing to judge by
     steps = np.floor(along[near]).astype(int)
     solid = ~shadow[ys[near], xs[near]]
-    return len(np.unique(steps[solid])) / len(np.unique(steps))
+    span = np.floor(end) - steps.min() + 1  # from where the blob starts on the line
+    return len(np.unique(steps[solid])) / max(span, len(np.unique(steps)))
 
 
 def _ranked(

@@ -211,6 +211,42 @@ def test_a_dart_pointing_at_a_nearly_frontal_camera_is_found_by_its_small_cross(
     assert _honest(found, [thrown], close_mm=2.5) == []
 
 
+def test_darts_under_a_lamp_low_beside_the_board_are_not_put_in_their_long_shadows():
+    """Bench session 4101 on the classic board: one strong lamp low on the right casts each
+    dart's shadow on past its point along its line, longer than the dart. Three darts were
+    put in their shadows, 100-140 mm off: at the shadow's far end (a few noisy specks on the
+    black ring passed for a barrel there; the dart itself taken for the tail of that
+    "dart"), or at the dart's flights (the dart and its shadow taken as one)."""
+    session, _, events = _bench_session_until("classic", 4101, 175 + 12)
+    thrown = [d for d in session.truth["darts"] if d["frame"] <= 175]
+    found = darts(events)
+    assert len(found) == len(thrown)
+    errors = dict(zip((d["frame"] for d in thrown), _errors(found, thrown), strict=True))
+    assert max(errors[6], errors[33], errors[175]) <= 8.0, errors
+
+
+def test_a_thin_point_cut_off_ahead_of_its_body_is_the_point_not_a_shadow():
+    """Bench session 6029 on Ground Round: a dart landed beside an earlier one, its thin
+    grey point a blob apart from its body. The point, not the body's front, is the tip."""
+    session, _, events = _bench_session_until("groundround", 6029, 107 + 8)
+    thrown = next(d for d in session.truth["darts"] if d["frame"] == 107)
+    found = darts([(index, e) for index, e in events if index >= 107])
+    assert len(found) == 1
+    assert _errors(found, [thrown])[0] <= 2.5
+
+
+def test_a_dart_whose_shadow_is_wide_at_its_start_under_two_lamps_keeps_its_point():
+    """Bench session 7101 on Dart Wars: a dart seen nearly along its axis casts two shadows
+    from its point, one of them long and soft. Its start, where the dart stands, is the
+    wide end (the second shadow leaves there), and the dart was put at the long shadow's
+    far, faint end, 113 mm off."""
+    session, _, events = _bench_session_until("dartwars", 7101, 6 + 8)
+    thrown = next(d for d in session.truth["darts"] if d["frame"] == 6)
+    found = darts(events)
+    assert len(found) == 1
+    assert _errors(found, [thrown])[0] <= 2.5
+
+
 def test_a_dart_whose_shadow_runs_on_along_its_line_is_not_put_out_in_the_shadow():
     """Bench session 1 on Dart Wars (a lamp behind the camera): the dart's shadow runs on
     past its point along the dart's own line, longer than any point can look there. The tip
