@@ -11,7 +11,9 @@ calibration, so the same code suits any camera, lens and resolution.
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -232,6 +234,8 @@ class Detector:
         self.gate = MotionGate()
         self.state = "warmup"
         self.quiet = 0
+        # the gate's pictures of the last frames of the warmup
+        self._warm_seen: deque[np.ndarray] = deque(maxlen=self.config.settle_frames + 1)
         self.still_count = 0
         self.darts: list[KnownDart] = []
         self.reference: np.ndarray | None = None
@@ -329,7 +333,7 @@ class Detector:
             return []
         small = small if small is not None else downscale(image, width)
         if self.state == "warmup":
-            return self._warmup(image, small, gate.moving)
+            return self._warmup(image, small, seen)
         if self.state == "still":
             self.state = "moving"
             self.quiet = 0
@@ -986,10 +990,22 @@ class Detector:
         return over & (support >= 2).astype(np.uint8)
 
     # --- phases ---------------------------------------------------------------------------
-    def _warmup(self, image: np.ndarray, small: np.ndarray, moving: bool) -> list[Event]:
+    def _warmup(self, image: np.ndarray, small: np.ndarray, seen: np.ndarray) -> list[Event]:
+        """The first frames: the empty board is the first that ends ``settle_frames`` still
+        ones in a row. Whether they were still is judged anew on the gate's pictures
+        (``seen``) once the gate knows the camera's noise: before, a nearly repeated first
+        frame makes its level too low and the next still frame seem to move, and the warmup
+        would start over while the first dart may already be on its way."""
         previous, self._previous = self._previous, image
-        self.quiet = 0 if moving else self.quiet + 1
-        if self.quiet < self.config.settle_frames or previous is None:
+        self._warm_seen.append(seen)
+        if not self.gate.learned or previous is None:
+            return []
+        self.quiet = 0
+        for newer, older in itertools.pairwise(reversed(self._warm_seen)):
+            if not self.gate.still_between(older, newer):
+                break
+            self.quiet += 1
+        if self.quiet < self.config.settle_frames:
             return []
         self._measure_noise(previous, image)
         self._start(image, small)
@@ -2135,16 +2151,21 @@ def _without_tail_pieces(found: list[_Candidate]) -> list[_Candidate]:
     flight cut off from its barrel has no point of its own). When two pieces each took the
     other in, the point is on the slenderer one: a barrel is thinner than a flight.
 
-    A candidate that is no dart by its own blob alone but took in one that is, is that
-    dart's shadow running on along its line (a lamp behind the dart) when it puts its point
-    on that dart's blob (at its flights) or further ahead of that dart's own point than a
-    point could reach (at the shadow's far end): the dart is kept, with its own point.
-    Nearer than that, it is the dart's thin point, cut off from its body."""
+    A candidate known by its shadow alone (its point unseen) that took in a dart by its own
+    blob is that dart's shadow running on along its line (a lamp behind the dart) when it
+    puts its point on that dart's blob (at its flights) or further from that dart's own
+    point than a point could reach (at the shadow's far end): the dart is kept, with its
+    own point. Nearer than that, it is the dart's thin point, cut off from its body. A
+    candidate whose point was seen (a sliver along an earlier dart, its flights behind)
+    keeps what it took in. (A grey front of a dart cut off from its flights by an earlier
+    one, its point unseen, is dropped so too when the cut lies further back than that.)"""
     sizes = [np.count_nonzero(c.group) for c in found]
 
     def shadow_of(rival: _Candidate, dart: _Candidate) -> bool:
-        ahead = math.dist(rival.fit.tip, dart.fit.tip) * dart.mm
-        return _touches(dart.group, rival.fit.tip) or ahead > SHADOW_AHEAD_MM
+        if rival.fit.point_seen:
+            return False
+        apart = math.dist(rival.fit.tip, dart.fit.tip) * dart.mm
+        return _touches(dart.group, rival.fit.tip) or apart > SHADOW_AHEAD_MM
 
     shadows_of_darts = {
         j
@@ -2180,11 +2201,9 @@ def _touches(group: np.ndarray, point: tuple[float, float], reach: int = 2) -> b
     """Whether ``group`` holds a pixel within ``reach`` pixels of ``point``."""
     x, y = round(point[0]), round(point[1])
     h, w = group.shape
-    return bool(
-        group[
-            max(0, y - reach) : min(h, y + reach + 1), max(0, x - reach) : min(w, x + reach + 1)
-        ].any()
-    )
+    x0, x1 = max(0, x - reach), min(w, x + reach + 1)
+    y0, y1 = max(0, y - reach), min(h, y + reach + 1)
+    return x0 < x1 and y0 < y1 and bool(group[y0:y1, x0:x1].any())
 
 
 def _flights_joined(

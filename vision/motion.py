@@ -52,6 +52,12 @@ def local_change(signed: np.ndarray) -> np.ndarray:
     return np.abs(signed - cv2.blur(signed, (31, 31)))
 
 
+# The noise level is the median over this many first frame differences; from the third on
+# it is sure enough to judge by (a median of three outvotes one odd difference).
+LEARNING = 5
+SURE_AFTER = 3
+# A difference with less than this share of the usual noise is of a nearly repeated frame.
+REPEAT = 0.7
 # A run of this many frame differences, each with its typical pixel this many times the noise
 # level, is a noisier camera (see MotionGate._noise_went_up).
 LOUDER = 1.5
@@ -84,6 +90,19 @@ class MotionGate:
     def threshold(self) -> float:
         return max(self.floor, self.k_sigma * (self.sigma or 0.0), 1.5 * self.tail)
 
+    @property
+    def learned(self) -> bool:
+        """Whether the noise level can be judged by (``SURE_AFTER`` differences seen): from
+        one or two, a nearly repeated frame among them (a camera resending a picture) sets
+        it too low, and a still frame may seem to move."""
+        return self._frames >= SURE_AFTER
+
+    def still_between(self, before: np.ndarray, after: np.ndarray) -> bool:
+        """Whether two pictures of the gate's size differ by no more than the noise, judged
+        at the present noise level (``update`` judged each at the level it had then)."""
+        diff = local_change(after.astype(np.float32) - before.astype(np.float32))
+        return int(np.count_nonzero(diff > self.threshold)) < self.min_pixels
+
     @staticmethod
     def _tail(diff: np.ndarray) -> float:
         flat = diff.reshape(-1)
@@ -100,16 +119,16 @@ class MotionGate:
             return GateResult(False, 0)
         diff = local_change(signed)
         self._frames += 1
-        if self._frames <= 5:
+        if self._frames <= LEARNING:
             # The first differences set the noise level. Their median: one of them may hold
-            # a real change (too high) or a nearly repeated frame (too low). Of two, the median
-            # is their mean, still half-way to a repeated frame's level: the larger one then,
-            # or the next still frame seems to move and the warmup starts over while the
-            # first dart may already be on its way.
+            # a real change (too high) or a nearly repeated frame (too low). The far tail is
+            # the lowest of theirs but for nearly repeated frames (their noise well under the
+            # median): a hand moving in front in the first frames changes only a part of the
+            # picture, its typical pixel keeps the noise level, but it owns the far tail, and
+            # it may be in most of the first frames.
             self._first.append((max(0.3, abs_diff_sigma(diff)), self._tail(diff)))
-            pick = np.median if len(self._first) != 2 else np.max
-            self.sigma = float(pick([sigma for sigma, _ in self._first]))
-            self.tail = float(pick([tail for _, tail in self._first]))
+            self.sigma = float(np.median([sigma for sigma, _ in self._first]))
+            self.tail = min(tail for sigma, tail in self._first if sigma >= REPEAT * self.sigma)
         changed = int(np.count_nonzero(diff > self.threshold))
         moving = changed >= self.min_pixels
         if moving and self._noise_went_up(diff):

@@ -245,8 +245,7 @@ def end_on_tip(
         if cross is not None:
             found.append((start, cross[0]))
     if not found:
-        own_along = (points[own] - center) @ line
-        return _at_narrow_end(fit, along, across, center, line, normal, own_along)
+        return _at_narrow_end(fit, along, across, center, line, normal)
     if len(found) != 1:
         return fit  # a cross at each end: nothing tells which end the point is
     start, middle = found[0]
@@ -285,26 +284,18 @@ def _at_narrow_end(
     center: np.ndarray,
     line: np.ndarray,
     normal: np.ndarray,
-    own_along: np.ndarray,
 ) -> TipFit:
     """No cross of flights shows (clear flights, or lost to compression): the shadow alone
     tells where the point is (``_narrow_end``), so a tip that a fit put at the end where the
     shadow is clearly the wider goes to the narrower end (``along``/``across``: the shadow's
     pixels on its own ``line`` and ``normal`` from ``center``). Unseen: the shadow's thin
-    start may fade out early. Unless the dart's own pixels (``own_along``, on the same
-    line) gather at the wide end: the dart stands there, and its shadow is wide at its start
-    because a second lamp casts another one from there, while its far end, soft, shows only
-    its darkest middle."""
+    start may fade out early."""
     ends = _narrow_end(along, across)
     if ends is None:
         return fit
     start, wide_end, quarter = ends
     if abs(float((np.array(fit.tip) - center) @ line) - wide_end) > quarter:
         return fit  # the fit's tip is not in the flights' shadow: nothing says it is wrong
-    at_wide = float(np.mean(np.abs(own_along - wide_end) <= quarter))
-    at_narrow = float(np.mean(np.abs(own_along - start[0]) <= quarter))
-    if at_wide > max(0.5, 2 * at_narrow):
-        return fit
     return _unseen_at(fit, center + line * start[0] + normal * start[1], 0.0)
 
 
