@@ -1007,6 +1007,7 @@ class Detector:
             self.quiet += 1
         if self.quiet < self.config.settle_frames:
             return []
+        self.gate.learn_from(self._warm_seen)
         self._measure_noise(previous, image)
         self._start(image, small)
         return []

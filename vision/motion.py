@@ -7,6 +7,8 @@ scene is still. Nothing here knows how the frames were made.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -102,6 +104,20 @@ class MotionGate:
         at the present noise level (``update`` judged each at the level it had then)."""
         diff = local_change(after.astype(np.float32) - before.astype(np.float32))
         return int(np.count_nonzero(diff > self.threshold)) < self.min_pixels
+
+    def learn_from(self, still: Sequence[np.ndarray]) -> None:
+        """Set the noise level anew from pictures known to be still, one after another
+        (the warmup's last frames): the first differences may have held a person passing in
+        front, whose far tail set the level far too high for the rest of the game."""
+        first = []
+        for before, after in itertools.pairwise(still):
+            signed = after.astype(np.float32) - before.astype(np.float32)
+            if signed.any():
+                diff = local_change(signed)
+                first.append((max(0.3, abs_diff_sigma(diff)), self._tail(diff)))
+        if first:
+            self.sigma = float(np.median([sigma for sigma, _ in first]))
+            self.tail = min(tail for sigma, tail in first if sigma >= REPEAT * self.sigma)
 
     @staticmethod
     def _tail(diff: np.ndarray) -> float:

@@ -82,10 +82,17 @@ def test_a_dart_thrown_as_the_camera_starts_is_found_after_a_resent_first_frame(
         assert len(darts(events)) == 1, seed
 
 
-def test_somebody_in_front_of_the_board_as_the_camera_starts_does_not_blind_it():
-    # The camera's noise level is learnt from its first frames. A person passing in front
-    # then must neither make the threshold so high that no dart is seen afterwards, nor
-    # end up in the picture of the empty board.
+@pytest.mark.parametrize(
+    ("in_front", "after_frames"),
+    [("person_passes", 2), ("hand_wave", 1)],
+    ids=["a person passing", "a hand waving from the first frame"],
+)
+def test_somebody_in_front_of_the_board_as_the_camera_starts_does_not_blind_it(
+    in_front: str, after_frames: int
+):
+    # The camera's noise level is learnt from its first frames. Somebody in front then
+    # must neither make the threshold so high that no dart is seen afterwards, nor end up
+    # in the picture of the empty board.
     import boards
     from vision.sim.darts import DartModel
     from vision.sim.render import Renderer
@@ -97,8 +104,8 @@ def test_somebody_in_front_of_the_board_as_the_camera_starts_does_not_blind_it()
     for seed in (1, 2, 3):
         builder = SessionBuilder(board, np.random.default_rng(seed), camera)
         builder.models = [DartModel.random(builder.rng) for _ in range(2)]
-        builder.idle(2)
-        builder.person_passes()
+        builder.idle(after_frames)
+        getattr(builder, in_front)()
         for _ in range(3):
             builder.throw()
         renderer = Renderer(board, camera, STEADY_LIGHT, 2.5, 85, seed=seed)
