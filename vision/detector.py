@@ -998,7 +998,9 @@ class Detector:
         would start over while the first dart may already be on its way."""
         previous, self._previous = self._previous, image
         self._warm_seen.append(seen)
-        if not self.gate.learned or previous is None:
+        if previous is None:
+            return []
+        if not self.gate.learned and not self._warm_frozen():
             return []
         self.quiet = 0
         for newer, older in itertools.pairwise(reversed(self._warm_seen)):
@@ -1011,6 +1013,15 @@ class Detector:
         self._measure_noise(previous, image)
         self._start(image, small)
         return []
+
+    def _warm_frozen(self) -> bool:
+        """Whether the warmup's last pictures are all the same, bit for bit (a camera
+        without noise, or a stream resending its last picture): still, though the gate,
+        which learns nothing from a repeated picture, knows no noise level yet."""
+        seen = self._warm_seen
+        return len(seen) == seen.maxlen and all(
+            np.array_equal(a, b) for a, b in itertools.pairwise(seen)
+        )
 
     def _start(self, image: np.ndarray, small: np.ndarray) -> None:
         self._scale = image.shape[1] / small.shape[1]

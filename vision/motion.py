@@ -81,6 +81,7 @@ class MotionGate:
         self.min_pixels = min_pixels
         self.sigma: float | None = None
         self.tail = 0.0  # far quantile of still differences: compressed video has heavy tails
+        self._low_tail = 0.0  # the lowest of the first differences' (see still_between)
         self._previous: np.ndarray | None = None
         self._frames = 0
         self._first: list[tuple[float, float]] = []  # (sigma, tail) of the first differences
@@ -101,14 +102,19 @@ class MotionGate:
 
     def still_between(self, before: np.ndarray, after: np.ndarray) -> bool:
         """Whether two pictures of the gate's size differ by no more than the noise, judged
-        at the present noise level (``update`` judged each at the level it had then)."""
+        strictly: at the lowest far tail of the first differences (but nearly repeated
+        frames'), which somebody moving in front in most of them does not raise as he does
+        their median. A noisier frame now and then only makes the warmup wait a little."""
         diff = local_change(after.astype(np.float32) - before.astype(np.float32))
-        return int(np.count_nonzero(diff > self.threshold)) < self.min_pixels
+        strict = max(self.floor, self.k_sigma * (self.sigma or 0.0), 1.5 * self._low_tail)
+        return int(np.count_nonzero(diff > strict)) < self.min_pixels
 
     def learn_from(self, still: Sequence[np.ndarray]) -> None:
         """Set the noise level anew from pictures known to be still, one after another
-        (the warmup's last frames): the first differences may have held a person passing in
-        front, whose far tail set the level far too high for the rest of the game."""
+        (the warmup's last frames), as if they were the first differences: those may have
+        held a person passing in front, whose far tail (a hand changes only a part of the
+        picture, but owns the largest differences) set the level far too high for the rest
+        of the game."""
         first = []
         for before, after in itertools.pairwise(still):
             signed = after.astype(np.float32) - before.astype(np.float32)
@@ -116,8 +122,22 @@ class MotionGate:
                 diff = local_change(signed)
                 first.append((max(0.3, abs_diff_sigma(diff)), self._tail(diff)))
         if first:
-            self.sigma = float(np.median([sigma for sigma, _ in first]))
-            self.tail = min(tail for sigma, tail in first if sigma >= REPEAT * self.sigma)
+            self._first = first
+            self._set_level()
+            # Judged still at the lowest tail, they may yet hold the end of a hand's slow
+            # motion: their lowest tail, too, is the camera's. (A camera whose odd pixels
+            # flicker then sees motion now and then, which costs a look at the scene; a
+            # level too high would miss every dart.)
+            self.tail = self._low_tail
+            self._frames = max(self._frames, LEARNING)  # learnt: later frames only track it
+
+    def _set_level(self) -> None:
+        """Sigma and far tail from the first differences (``_first``): their medians, the
+        tail's over all but nearly repeated frames."""
+        self.sigma = float(np.median([sigma for sigma, _ in self._first]))
+        usual = [tail for sigma, tail in self._first if sigma >= REPEAT * self.sigma]
+        self.tail = float(np.median(usual))
+        self._low_tail = min(usual)
 
     @staticmethod
     def _tail(diff: np.ndarray) -> float:
@@ -137,14 +157,12 @@ class MotionGate:
         self._frames += 1
         if self._frames <= LEARNING:
             # The first differences set the noise level. Their median: one of them may hold
-            # a real change (too high) or a nearly repeated frame (too low). The far tail is
-            # the lowest of theirs but for nearly repeated frames (their noise well under the
-            # median): a hand moving in front in the first frames changes only a part of the
-            # picture, its typical pixel keeps the noise level, but it owns the far tail, and
-            # it may be in most of the first frames.
+            # a real change (too high) or a nearly repeated frame (too low); the far tail
+            # leaves out nearly repeated frames (their noise well under the median). Somebody
+            # in front in most of the first frames still sets it too high: the warmup sets it
+            # anew from its still frames (learn_from).
             self._first.append((max(0.3, abs_diff_sigma(diff)), self._tail(diff)))
-            self.sigma = float(np.median([sigma for sigma, _ in self._first]))
-            self.tail = min(tail for sigma, tail in self._first if sigma >= REPEAT * self.sigma)
+            self._set_level()
         changed = int(np.count_nonzero(diff > self.threshold))
         moving = changed >= self.min_pixels
         if moving and self._noise_went_up(diff):

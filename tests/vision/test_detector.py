@@ -82,6 +82,21 @@ def test_a_dart_thrown_as_the_camera_starts_is_found_after_a_resent_first_frame(
         assert len(darts(events)) == 1, seed
 
 
+def test_a_camera_whose_still_frames_are_identical_still_finds_the_first_dart():
+    # No noise reaches the picture (a camera that denoises, a stream resending its last
+    # picture): the motion gate learns no noise level from identical frames, yet the board
+    # is still, and the warmup must end before the first dart lands.
+    def script(b):
+        b.idle(4)
+        b.throw()
+
+    for seed in (1, 2, 3):
+        session = make_session("classic", seed, script, noise=0.0)
+        found = darts(run_detector(session))
+        assert len(found) == 1, seed
+        assert _errors(found, session.truth["darts"])[0] <= 2.5, seed
+
+
 @pytest.mark.parametrize(
     ("in_front", "after_frames"),
     [("person_passes", 2), ("hand_wave", 1)],
