@@ -91,7 +91,10 @@ class MotionGate:
 
     @property
     def threshold(self) -> float:
-        return max(self.floor, self.k_sigma * (self.sigma or 0.0), 1.5 * self.tail)
+        return self._threshold_at(self.tail)
+
+    def _threshold_at(self, tail: float) -> float:
+        return max(self.floor, self.k_sigma * (self.sigma or 0.0), 1.5 * tail)
 
     @property
     def learned(self) -> bool:
@@ -106,8 +109,7 @@ class MotionGate:
         frames'), which somebody moving in front in most of them does not raise as he does
         their median. A noisier frame now and then only makes the warmup wait a little."""
         diff = local_change(after.astype(np.float32) - before.astype(np.float32))
-        strict = max(self.floor, self.k_sigma * (self.sigma or 0.0), 1.5 * self._low_tail)
-        return int(np.count_nonzero(diff > strict)) < self.min_pixels
+        return int(np.count_nonzero(diff > self._threshold_at(self._low_tail))) < self.min_pixels
 
     def learn_from(self, still: Sequence[np.ndarray]) -> None:
         """Set the noise level anew from pictures known to be still, one after another
@@ -119,8 +121,7 @@ class MotionGate:
         for before, after in itertools.pairwise(still):
             signed = after.astype(np.float32) - before.astype(np.float32)
             if signed.any():
-                diff = local_change(signed)
-                first.append((max(0.3, abs_diff_sigma(diff)), self._tail(diff)))
+                first.append(self._noise_of(local_change(signed)))
         if first:
             self._first = first
             self._set_level()
@@ -138,6 +139,10 @@ class MotionGate:
         usual = [tail for sigma, tail in self._first if sigma >= REPEAT * self.sigma]
         self.tail = float(np.median(usual))
         self._low_tail = min(usual)
+
+    def _noise_of(self, diff: np.ndarray) -> tuple[float, float]:
+        """The noise sigma and far tail of one still difference (``local_change``)."""
+        return max(0.3, abs_diff_sigma(diff)), self._tail(diff)
 
     @staticmethod
     def _tail(diff: np.ndarray) -> float:
@@ -161,7 +166,7 @@ class MotionGate:
             # leaves out nearly repeated frames (their noise well under the median). Somebody
             # in front in most of the first frames still sets it too high: the warmup sets it
             # anew from its still frames (learn_from).
-            self._first.append((max(0.3, abs_diff_sigma(diff)), self._tail(diff)))
+            self._first.append(self._noise_of(diff))
             self._set_level()
         changed = int(np.count_nonzero(diff > self.threshold))
         moving = changed >= self.min_pixels
@@ -170,8 +175,9 @@ class MotionGate:
             moving = changed >= self.min_pixels
         if not moving and changed == 0 and self._frames % 10 == 0:
             # Track the noise level slowly while nothing happens (light, gain drift).
-            self.sigma = 0.8 * self.sigma + 0.2 * max(0.3, abs_diff_sigma(diff))
-            self.tail = 0.8 * self.tail + 0.2 * self._tail(diff)
+            sigma, tail = self._noise_of(diff)
+            self.sigma = 0.8 * self.sigma + 0.2 * sigma
+            self.tail = 0.8 * self.tail + 0.2 * tail
         return GateResult(moving, changed)
 
     def _noise_went_up(self, diff: np.ndarray) -> bool:
